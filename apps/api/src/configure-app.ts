@@ -1,0 +1,57 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { AppConfig } from '@app/config';
+import type { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import type { HttpLogger } from 'pino-http';
+import { AppModule } from './app.module';
+import { createHttpLogger } from './logger-options';
+import { buildOpenApiDocument } from './openapi';
+
+export const API_PREFIX = 'v1';
+/** The origin product's base path; the same handlers answer there. */
+export const ORIGIN_PREFIX = 'api';
+const BODY_LIMIT = '1mb';
+
+/** Builds the whole application, configured exactly as production runs it (tests use this too). */
+export async function createApp(
+  config: AppConfig,
+  httpLogger: HttpLogger = createHttpLogger(config),
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, httpLogger),
+    { bodyParser: false, bufferLogs: true },
+  );
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  app.disable('x-powered-by');
+  app.use(httpLogger);
+  app.set('query parser', 'simple');
+  app.use(originAlias);
+  app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: true, parameterLimit: 1000 });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health'] });
+  app.enableShutdownHooks();
+
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup(
+    'docs',
+    app,
+    { ...document, servers: [{ url: config.appUrl }] },
+    {
+      jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
+      customSiteTitle: 'Linkdock API',
+    },
+  );
+  return app;
+}
+
+/** `/api/...` is served by the `/v1/...` handlers; `originalUrl` keeps `/api` for list links. */
+function originAlias(req: Request, _res: Response, next: NextFunction): void {
+  const url = req.url;
+  if (url === `/${ORIGIN_PREFIX}` || /^\/api[/?]/.test(url)) {
+    req.url = `/${API_PREFIX}${url.slice(ORIGIN_PREFIX.length + 1)}`;
+  }
+  next();
+}

@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { UsersService } from '@app/auth';
+import { ConfigError, loadConfig } from '@app/config';
+import { runMigrations } from '@app/database';
+import { DataSource } from 'typeorm';
+import { API_PREFIX, createApp } from './configure-app';
+import { createHttpLogger } from './logger-options';
+
+async function bootstrap(): Promise<void> {
+  const config = loadConfig();
+  const httpLogger = createHttpLogger(config);
+  const app = await createApp(config, httpLogger);
+  const logger = new Logger('Linkdock');
+
+  const applied = await runMigrations(app.get(DataSource));
+  if (applied.length > 0) {
+    logger.log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
+  }
+  const admin = await app.get(UsersService).ensureFirstAdmin(config.adminEmail);
+
+  await app.listen(config.port, config.host);
+  logger.log(`Listening on ${config.appUrl} (bound to ${config.host}:${config.port})`);
+
+  const lines = [
+    `Linkdock is listening on ${config.appUrl}`,
+    `  API:  ${config.appUrl}/${API_PREFIX}   Docs: ${config.appUrl}/docs   Health: ${config.appUrl}/health`,
+    `  Database: ${config.database.type === 'sqlite' ? config.database.path : 'PostgreSQL'}`,
+  ];
+  if (admin) {
+    // Printed to the terminal only, never to the JSON log: the key is a secret shown this once.
+    lines.push(
+      '',
+      `First start: created the admin user ${admin.user.email}. Its API key, shown only this once:`,
+      '',
+      `  ${admin.apiKey}`,
+      '',
+      `Try it: curl -H "Authorization: Bearer ${admin.apiKey}" ${config.appUrl}/${API_PREFIX}/user`,
+    );
+  }
+  // Let the (asynchronous) JSON log drain first so the banner is not buried in it.
+  await new Promise<void>((resolve) => httpLogger.logger.flush(() => resolve()));
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+bootstrap().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(
+      `Linkdock failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+  }
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+// Three projects: fast unit tests, and the same end-to-end suites on SQLite and on PostgreSQL.
+const moduleNameMapper = {
+  '^@app/(auth|common|config|database|redis|testing)$': '<rootDir>/libs/$1/src',
+  '^@app/(auth|common|config|database|redis|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+const base = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  moduleNameMapper,
+};
+const e2e = (db) => ({
+  ...base,
+  displayName: `e2e-${db}`,
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  setupFiles: [`<rootDir>/test/setup-${db}.ts`],
+});
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testTimeout: 30000,
+  projects: [
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+    },
+    e2e('sqlite'),
+    e2e('postgres'),
+  ],
+};

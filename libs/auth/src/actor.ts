@@ -1,0 +1,11 @@
+/** Who is calling, resolved from the API key by the global guard. */
+export interface Actor {
+  userId: number;
+  apiKeyId: number;
+  isAdmin: boolean;
+  /**
+   * The workspace the request acts in. Repositories always receive this, never userId: it is the
+   * caller's own id, or a team owner's id when the request carries team context.
+   */
+  ownerId: number;
+}

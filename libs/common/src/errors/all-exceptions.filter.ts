@@ -1,0 +1,113 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { AppError } from './app-error';
+import { translateDatabaseError } from './database-errors';
+import { ErrorBody, ErrorCode } from './error-codes';
+
+const HTTP_CODES: Record<number, ErrorCode> = {
+  400: 'malformed_body',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'route_not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/**
+ * Writes `{"errors":[{status,title,field?,code}]}` for every failure. Nothing internal (stack,
+ * SQL, driver messages) reaches a client: server faults are logged with the request id instead.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request & { id?: unknown }>();
+    const res = http.getResponse<Response>();
+    const error = this.toAppError(exception, req, res);
+    if (error.status >= 500) {
+      this.logger.error({ err: exception, req_id: req.id }, 'Request failed with a server error');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const body: ErrorBody = { errors: error.toEntries() };
+    res.status(error.status).json(body);
+  }
+
+  private toAppError(exception: unknown, req: Request & { id?: unknown }, res: Response): AppError {
+    if (exception instanceof AppError) {
+      return exception;
+    }
+    if (exception instanceof ThrottlerException) {
+      const retry = res.getHeader('Retry-After');
+      const wait = retry === undefined ? '' : ` Retry in ${String(retry)} seconds.`;
+      return new AppError(
+        'rate_limited',
+        `You reached the limit of API requests per minute.${wait}`,
+      );
+    }
+    const database = translateDatabaseError(exception);
+    if (database) {
+      return database;
+    }
+    const status = httpStatusOf(exception);
+    if (status !== undefined && status < 500) {
+      return new AppError(
+        HTTP_CODES[status] ?? 'malformed_body',
+        clientTitle(status, exception, req),
+      );
+    }
+    const requestId =
+      typeof req.id === 'string' ? ` Quote request id ${req.id} when reporting it.` : '';
+    return new AppError('internal_error', `Something went wrong on our side.${requestId}`);
+  }
+}
+
+/** Status of a Nest HttpException or of an error raised by body-parser / multer before Nest. */
+function httpStatusOf(exception: unknown): number | undefined {
+  if (exception instanceof HttpException) {
+    return exception.getStatus();
+  }
+  if (typeof exception === 'object' && exception !== null) {
+    const { status, name, code } = exception as {
+      status?: unknown;
+      name?: unknown;
+      code?: unknown;
+    };
+    if (name === 'MulterError') {
+      return code === 'LIMIT_FILE_SIZE' || code === 'LIMIT_FIELD_VALUE' ? 413 : 400;
+    }
+    if (typeof status === 'number' && status >= 400 && status < 600) {
+      return status;
+    }
+  }
+  return undefined;
+}
+
+function clientTitle(status: number, exception: unknown, req: Request): string {
+  switch (status) {
+    case 404:
+      return `No route matches ${req.method} ${req.path}.`;
+    case 413:
+      return 'The request body is larger than allowed.';
+    case 415:
+      return 'Send the body as multipart/form-data, application/x-www-form-urlencoded or JSON.';
+    case 401:
+      return 'A valid API key is required.';
+    case 403:
+      return 'You do not have access to this resource.';
+    default: {
+      const type = (exception as { type?: unknown }).type;
+      if (type === 'entity.parse.failed') {
+        return 'The request body is not valid JSON.';
+      }
+      const message = exception instanceof HttpException ? exception.message : '';
+      return message && status === 400 ? message : 'The request could not be understood.';
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { QueryFailedError } from 'typeorm';
+import { AppError } from './app-error';
+
+interface DriverError {
+  code?: unknown;
+  message?: unknown;
+  detail?: unknown;
+  column?: unknown;
+}
+
+/**
+ * Translates constraint violations from SQLite and PostgreSQL into client errors. Services check
+ * the common cases first; this is the safety net for races and anything they did not foresee.
+ * Returns null for anything that is a server fault.
+ */
+export function translateDatabaseError(error: unknown): AppError | null {
+  if (!(error instanceof QueryFailedError)) {
+    return null;
+  }
+  const driver = (error as QueryFailedError & { driverError?: DriverError }).driverError ?? {};
+  const code = typeof driver.code === 'string' ? driver.code : '';
+  const message = typeof driver.message === 'string' ? driver.message : '';
+  const detail = typeof driver.detail === 'string' ? driver.detail : '';
+
+  if (
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === '23505'
+  ) {
+    const field = uniqueField(message, detail);
+    return new AppError(
+      'already_exists',
+      field ? `The ${field} is already taken; choose another.` : 'This value is already taken.',
+      field,
+    );
+  }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') {
+    const field = /Key \(([^)]+)\)/.exec(detail)?.[1];
+    return new AppError('invalid_reference', 'A referenced resource does not exist.', field);
+  }
+  if (code === 'SQLITE_CONSTRAINT_NOTNULL' || code === '23502') {
+    const field =
+      /NOT NULL constraint failed: \w+\.(\w+)/.exec(message)?.[1] ??
+      (typeof driver.column === 'string' ? driver.column : undefined);
+    return new AppError('validation_failed', `${field ?? 'A required field'} is required.`, field);
+  }
+  if (code === '22001') {
+    return new AppError('validation_failed', 'A value is longer than its field allows.');
+  }
+  return null;
+}
+
+function uniqueField(message: string, detail: string): string | undefined {
+  // SQLite: "UNIQUE constraint failed: users.email" (last column of a composite key wins)
+  const sqlite = /UNIQUE constraint failed: (.+)$/.exec(message)?.[1];
+  if (sqlite) {
+    return sqlite.split(',').pop()?.trim().split('.').pop();
+  }
+  // PostgreSQL: 'Key (domain_id, url)=(0, abc) already exists.'
+  const pg = /Key \(([^)]+)\)=/.exec(detail)?.[1];
+  return pg?.split(',').pop()?.trim().replace(/"/g, '');
+}

@@ -1,0 +1,37 @@
+/**
+ * The one table of error codes. Every failure the API reports carries one of these codes, and the
+ * code alone decides the HTTP status.
+ */
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  invalid_list_parameter: 400,
+  malformed_body: 400,
+  already_exists: 400,
+  invalid_reference: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  route_not_found: 404,
+  project_not_found: 404,
+  user_not_found: 404,
+  api_key_not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** One entry of the `errors` array of every error body. */
+export interface ErrorEntry {
+  status: number;
+  title: string;
+  field?: string;
+  code: ErrorCode;
+}
+
+export interface ErrorBody {
+  errors: ErrorEntry[];
+}

@@ -1,0 +1,4 @@
+export * from './all-exceptions.filter';
+export * from './app-error';
+export * from './database-errors';
+export * from './error-codes';

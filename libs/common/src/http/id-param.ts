@@ -1,0 +1,33 @@
+import { Param, PipeTransform } from '@nestjs/common';
+import { ApiParam } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { NotFoundError } from '../errors';
+import { ErrorCode } from '../errors/error-codes';
+
+const MAX_ID = 2147483647;
+
+/** Parses a path id. Anything that cannot be an id answers like a missing resource: 404. */
+class IdPipe implements PipeTransform<string, number> {
+  constructor(
+    private readonly code: ErrorCode,
+    private readonly what: string,
+  ) {}
+
+  transform(value: string): number {
+    const id = Number(value);
+    if (!/^[1-9]\d{0,9}$/.test(value) || id > MAX_ID) {
+      throw new NotFoundError(this.code, this.what);
+    }
+    return id;
+  }
+}
+
+/** `@IdParam('project_not_found', 'project') id: number` for a route declared with `:id`. */
+export function IdParam(code: ErrorCode, what: string): ParameterDecorator {
+  return Param('id', new IdPipe(code, what));
+}
+
+/** Documents the `:id` path parameter of a route. */
+export function ApiIdParam(description: string): MethodDecorator {
+  return applyDecorators(ApiParam({ name: 'id', type: 'integer', description }));
+}

@@ -1,0 +1,5 @@
+export * from './envelope.interceptor';
+export * from './id-param';
+export * from './multipart.interceptor';
+export * from './paginated';
+export * from './request-id';

@@ -1,0 +1,7 @@
+export * from './errors';
+export * from './http';
+export * from './list-query';
+export * from './swagger';
+export * from './time';
+export * from './validation';
+export * from './common.module';

@@ -1,0 +1,3 @@
+export * from './list-query.decorator';
+export * from './list-spec';
+export * from './parse-list-query';

@@ -1,0 +1,60 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsInt,
+  IsNotEmpty,
+  Matches,
+  Max,
+  Min,
+  ValidationArguments,
+} from 'class-validator';
+import { parseFormBoolean } from '../list-query/parse-list-query';
+
+type Decorator = PropertyDecorator;
+
+/** `0/1/true/false` from forms, or real booleans from JSON, become a boolean. */
+export function IsFormBoolean(): Decorator {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => parseFormBoolean(value) ?? value),
+    IsBoolean({ message: ({ property }: ValidationArguments) => `${property} must be 0 or 1` }),
+  );
+}
+
+/** A whole number within bounds; numeric strings from forms are converted. */
+export function IntRange(min: number, max: number): Decorator {
+  const message = ({ property }: ValidationArguments): string =>
+    `${property} must be a whole number from ${min} to ${max}`;
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim()) ? Number(value) : value,
+    ),
+    IsInt({ message }),
+    Min(min, { message }),
+    Max(max, { message }),
+  );
+}
+
+/** A `#rrggbb` colour, stored lowercase. */
+export function IsHexColor(): Decorator {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim().toLowerCase() : value,
+    ),
+    Matches(/^#[0-9a-f]{6}$/, {
+      message: ({ property }: ValidationArguments) => `${property} must be a colour as #rrggbb`,
+    }),
+  );
+}
+
+/** Trims surrounding white space of string inputs. */
+export function Trim(): Decorator {
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim() : value,
+  );
+}
+
+/** Present and not empty (after @Trim(), white space alone counts as empty). */
+export function Required(): Decorator {
+  return IsNotEmpty({ message: ({ property }: ValidationArguments) => `${property} is required` });
+}

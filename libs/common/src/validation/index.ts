@@ -1,0 +1,2 @@
+export * from './form-decorators';
+export * from './validation.pipe';

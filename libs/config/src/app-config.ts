@@ -1,0 +1,23 @@
+/** The whole configuration of a Linkdock process, validated once at boot. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Public base URL without a trailing slash, e.g. `https://links.example.com`. */
+  appUrl: string;
+  database: DatabaseConfig;
+  dataDir: string;
+  redisUrl: string | null;
+  /** Requests per minute per API key. */
+  apiRateLimit: number;
+  logLevel: LogLevel;
+  /** Email of the admin user created on the first start. */
+  adminEmail: string;
+}
+
+export type DatabaseConfig =
+  { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; schema?: string };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,149 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel } from './app-config';
+
+/** Thrown when the environment holds a bad value; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Reads and validates the environment. Every variable is optional; an unset or empty variable takes
+ * its default. All problems are collected so that one failed boot names all of them.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const get = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const port = parseInteger(get('PORT'), 'PORT', 3000, 1, 65535, problems);
+  const host = get('HOST') ?? '0.0.0.0';
+  const appUrl = parseAppUrl(get('APP_URL'), `http://localhost:${port}`, problems);
+  const dataDir = resolve(get('DATA_DIR') ?? './data');
+  const database = parseDatabase(get('DATABASE_URL'), dataDir, problems);
+  const redisUrl = parseRedisUrl(get('REDIS_URL'), problems);
+  const apiRateLimit = parseInteger(
+    get('API_RATE_LIMIT'),
+    'API_RATE_LIMIT',
+    600,
+    1,
+    1_000_000,
+    problems,
+  );
+  const logLevel = parseLogLevel(get('LOG_LEVEL'), problems);
+  const adminEmail = (get('ADMIN_EMAIL') ?? 'admin@linkdock.local').toLowerCase();
+  if (!EMAIL.test(adminEmail)) {
+    problems.push(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
+  }
+
+  if (problems.length > 0) {
+    throw new ConfigError(problems);
+  }
+  return { port, host, appUrl, database, dataDir, redisUrl, apiRateLimit, logLevel, adminEmail };
+}
+
+function parseInteger(
+  raw: string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
+  if (raw === undefined) {
+    return fallback;
+  }
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return value;
+}
+
+function parseAppUrl(raw: string | undefined, fallback: string, problems: string[]): string {
+  if (raw === undefined) {
+    return fallback;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(
+      `APP_URL must be an absolute http(s) URL such as https://links.example.com (got "${raw}")`,
+    );
+    return fallback;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    problems.push(`APP_URL must be an http(s) URL without a query or fragment (got "${raw}")`);
+    return fallback;
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+function parseDatabase(
+  raw: string | undefined,
+  dataDir: string,
+  problems: string[],
+): DatabaseConfig {
+  if (raw === undefined) {
+    return { type: 'sqlite', path: join(dataDir, 'linkdock.sqlite') };
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+      return { type: 'postgres', url: raw };
+    } catch {
+      problems.push('DATABASE_URL is not a valid postgres:// URL');
+      return { type: 'sqlite', path: '' };
+    }
+  }
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (path === '') {
+      problems.push('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/linkdock.sqlite');
+    }
+    return { type: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(path) };
+  }
+  problems.push(
+    'DATABASE_URL must start with postgres://, postgresql:// or sqlite: (leave it unset for SQLite in DATA_DIR)',
+  );
+  return { type: 'sqlite', path: '' };
+}
+
+function parseRedisUrl(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) {
+    return null;
+  }
+  if (!/^rediss?:\/\//.test(raw)) {
+    problems.push('REDIS_URL must start with redis:// or rediss://');
+    return null;
+  }
+  try {
+    new URL(raw);
+  } catch {
+    problems.push('REDIS_URL is not a valid URL');
+    return null;
+  }
+  return raw;
+}
+
+function parseLogLevel(raw: string | undefined, problems: string[]): LogLevel {
+  if (raw === undefined) {
+    return 'info';
+  }
+  const level = LOG_LEVELS.find((l) => l === raw.toLowerCase());
+  if (level === undefined) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
+    return 'info';
+  }
+  return level;
+}

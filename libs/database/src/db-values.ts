@@ -1,0 +1,21 @@
+import { DataSource } from 'typeorm';
+import type { FilterValue } from '@app/common';
+
+/**
+ * Datetime as stored by TypeORM on SQLite ('YYYY-MM-DD HH:MM:SS.SSS', UTC). PostgreSQL compares a
+ * timestamp column with the same text, so query-builder parameters use this on both dialects.
+ */
+export function toDbDateTime(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/** better-sqlite3 cannot bind booleans; SQLite stores them as 0/1. */
+export function toDbValue(
+  dataSource: DataSource,
+  value: FilterValue,
+): string | number | boolean | null {
+  if (typeof value === 'boolean' && dataSource.options.type === 'better-sqlite3') {
+    return value ? 1 : 0;
+  }
+  return value;
+}

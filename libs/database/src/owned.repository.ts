@@ -1,0 +1,88 @@
+import { ListQuery, Paginated } from '@app/common';
+import { FindOptionsWhere, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { toDbDateTime, toDbValue } from './db-values';
+
+/** An entity that belongs to one user (the workspace owner). */
+export interface OwnedEntity extends ObjectLiteral {
+  id: number;
+  user_id: number;
+}
+
+const COLUMN = /^[a-z][a-z0-9_]*$/;
+
+function column(alias: string, name: string): string {
+  if (!COLUMN.test(name)) {
+    throw new Error(`Unsafe column name in a list spec: ${name}`);
+  }
+  return `${alias}.${name}`;
+}
+
+/**
+ * Base of every repository of owned resources. Each method takes the owner first and puts it in
+ * the WHERE clause, so no query built through it can return another user's row.
+ */
+export abstract class OwnedRepository<E extends OwnedEntity> {
+  protected constructor(protected readonly repo: Repository<E>) {}
+
+  findOwned(ownerId: number, id: number): Promise<E | null> {
+    return this.repo.findOneBy({ id, user_id: ownerId } as FindOptionsWhere<E>);
+  }
+
+  async listOwned(ownerId: number, query: ListQuery): Promise<Paginated<E>> {
+    const qb = this.repo.createQueryBuilder('r').where('r.user_id = :ownerId', { ownerId });
+    this.applyListQuery(qb, query);
+    const [items, total] = await qb.getManyAndCount();
+    return new Paginated(items, total, query.page, query.resultsPerPage);
+  }
+
+  async insert(values: Omit<E, 'id'>): Promise<number> {
+    const saved = await this.repo.save(this.repo.create(values as E));
+    return saved.id;
+  }
+
+  async save(entity: E): Promise<E> {
+    return this.repo.save(entity);
+  }
+
+  /** Returns whether a row of this owner was deleted. */
+  async deleteOwned(ownerId: number, id: number): Promise<boolean> {
+    const result = await this.repo.delete({ id, user_id: ownerId } as FindOptionsWhere<E>);
+    return (result.affected ?? 0) > 0;
+  }
+
+  protected applyListQuery(qb: SelectQueryBuilder<E>, query: ListQuery): void {
+    const ds = this.repo.manager.connection;
+    query.filters.forEach((filter, i) => {
+      const col = column('r', filter.column);
+      if (filter.value === null) {
+        qb.andWhere(`${col} IS NULL`);
+      } else {
+        qb.andWhere(`${col} = :filter${i}`, { [`filter${i}`]: toDbValue(ds, filter.value) });
+      }
+    });
+    if (query.search) {
+      const term = `%${query.search.term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const clauses = query.search.columns.map(
+        (name) => `LOWER(${column('r', name)}) LIKE :search ESCAPE '\\'`,
+      );
+      qb.andWhere(`(${clauses.join(' OR ')})`, { search: term });
+    }
+    if (query.datetime) {
+      const col = column('r', query.datetime.column);
+      if (query.datetime.start) {
+        qb.andWhere(`${col} >= :dtStart`, { dtStart: toDbDateTime(query.datetime.start) });
+      }
+      if (query.datetime.end) {
+        // The bound is inclusive to the second: stored values carry milliseconds.
+        const end = new Date(query.datetime.end.getTime() + 1000);
+        qb.andWhere(`${col} < :dtEnd`, { dtEnd: toDbDateTime(end) });
+      }
+    }
+    const direction = query.order.direction;
+    qb.orderBy(column('r', query.order.column), direction);
+    if (query.order.column !== 'id') {
+      qb.addOrderBy('r.id', direction);
+    }
+    qb.skip((query.page - 1) * query.resultsPerPage).take(query.resultsPerPage);
+  }
+}

@@ -1,0 +1,27 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  /** Stored lowercase; unique. */
+  @Column({ type: String, length: 254, unique: true })
+  email!: string;
+
+  @Column({ type: String, length: 64 })
+  name!: string;
+
+  @Column({ type: Boolean, default: false })
+  is_admin!: boolean;
+
+  /** IANA zone used to bucket this user's statistics. */
+  @Column({ type: String, length: 64, default: 'UTC' })
+  timezone!: string;
+
+  @Column({ type: Date })
+  datetime!: Date;
+
+  @Column({ type: Date, nullable: true })
+  last_datetime!: Date | null;
+}

@@ -1,0 +1,2 @@
+export * from './fallback-throttler.storage';
+export * from './redis.module';

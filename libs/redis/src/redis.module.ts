@@ -1,0 +1,45 @@
+import { DynamicModule, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+
+/** The shared ioredis client, or null when REDIS_URL is unset (everything then stays in-process). */
+export const REDIS = Symbol('REDIS');
+
+export function createRedisClient(url: string): Redis {
+  const logger = new Logger('Redis');
+  const client = new Redis(url, {
+    maxRetriesPerRequest: 2,
+    connectTimeout: 5000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  let reported = false;
+  client.on('error', (err: Error) => {
+    if (!reported) {
+      logger.warn(`Redis is unreachable: ${err.message}`);
+      reported = true;
+    }
+  });
+  client.on('ready', () => {
+    reported = false;
+  });
+  return client;
+}
+
+@Module({})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
+
+  static forRoot(url: string | null): DynamicModule {
+    return {
+      module: RedisModule,
+      global: true,
+      providers: [{ provide: REDIS, useFactory: () => (url ? createRedisClient(url) : null) }],
+      exports: [REDIS],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.redis && this.redis.status !== 'end') {
+      await this.redis.quit().catch(() => this.redis?.disconnect());
+    }
+  }
+}

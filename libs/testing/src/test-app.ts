@@ -1,0 +1,78 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { UsersService } from '@app/auth';
+import { AppConfig, loadConfig } from '@app/config';
+import { runMigrations } from '@app/database';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../../apps/api/src/configure-app';
+import { createTestDatabase, TestDatabase, TestDb } from './test-database';
+
+export interface TestUser {
+  id: number;
+  email: string;
+  apiKey: string;
+  apiKeyId: number;
+  /** `Authorization` header value. */
+  auth: string;
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  http: TestAgent;
+  dataSource: DataSource;
+  createUser(email?: string): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+let userCounter = 0;
+
+/**
+ * The whole application, configured as production runs it, on a fresh database of this project's
+ * dialect with migrations applied. `env` overrides variables exactly as the environment would.
+ */
+export async function createTestApp(
+  options: { env?: Record<string, string>; db?: TestDb; database?: TestDatabase } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase(options.db));
+  const loaded = loadConfig({
+    LOG_LEVEL: 'silent',
+    APP_URL: 'http://links.test',
+    ...database.env,
+    ...options.env,
+  });
+  const config: AppConfig =
+    loaded.database.type === 'postgres' && database.schema
+      ? { ...loaded, database: { ...loaded.database, schema: database.schema } }
+      : loaded;
+  const app = await createApp(config);
+  const dataSource = app.get(DataSource);
+  await runMigrations(dataSource);
+  await app.init();
+  const users = app.get(UsersService);
+
+  return {
+    app,
+    config,
+    dataSource,
+    http: request(app.getHttpServer()),
+    async createUser(email?: string): Promise<TestUser> {
+      userCounter += 1;
+      const issued = await users.create({ email: email ?? `user${userCounter}@example.com` });
+      return {
+        id: issued.user.id,
+        email: issued.user.email,
+        apiKey: issued.apiKey,
+        apiKeyId: issued.apiKeyId,
+        auth: `Bearer ${issued.apiKey}`,
+      };
+    },
+    async close(): Promise<void> {
+      await app.close();
+      if (!options.database) {
+        await database.drop();
+      }
+    },
+  };
+}

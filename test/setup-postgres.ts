@@ -1,0 +1,1 @@
+process.env.LINKDOCK_TEST_DB = 'postgres';
