@@ -31,7 +31,7 @@ export class ApiKeyGuard extends AuthGuard('bearer') {
     context: ExecutionContext,
   ): T {
     if (err) {
-      throw err instanceof Error ? err : new Error(String(err));
+      throw err instanceof Error ? err : new Error('Authentication failed');
     }
     if (!actor) {
       const header = context.switchToHttp().getRequest<Request>().headers.authorization;
