@@ -10,7 +10,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'signatures, teams and notifications. Every route also answers under /api instead of /v1.',
     )
     .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key.' }, 'bearer')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'An API key (ld_…).' },
+      'bearer',
+    )
     .addSecurityRequirements('bearer')
     .build();
   return SwaggerModule.createDocument(app, config, {

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@app/auth';
+import { AccountsModule } from '@app/auth';
 import { CommonModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
@@ -14,7 +14,7 @@ export class CliModule {
         ConfigModule.forRoot(config),
         CommonModule,
         DatabaseModule.forRoot(config.database),
-        AuthModule,
+        AccountsModule,
       ],
     };
   }

@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
-import { ApiKeysService } from './api-keys.service';
+import { AccountsModule } from './accounts.module';
 import { BearerStrategy } from './bearer.strategy';
-import { UsersService } from './users.service';
 
+/**
+ * Accounts plus the passport bearer strategy used by the global ApiKeyGuard. Passport keeps
+ * strategies in a process-wide registry, so only the HTTP app imports this module (the command
+ * line imports AccountsModule), and one process serves one API app.
+ */
 @Module({
-  imports: [PassportModule],
-  providers: [UsersService, ApiKeysService, BearerStrategy],
-  exports: [UsersService, ApiKeysService],
+  imports: [AccountsModule, PassportModule],
+  providers: [BearerStrategy],
+  exports: [AccountsModule],
 })
 export class AuthModule {}

@@ -1,3 +1,4 @@
+export * from './accounts.module';
 export * from './actor';
 export * from './api-key';
 export * from './api-key-throttler.guard';

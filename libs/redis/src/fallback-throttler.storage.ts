@@ -16,7 +16,7 @@ export class FallbackThrottlerStorage implements ThrottlerStorage {
   private readonly local = new ThrottlerStorageService();
   private warned = false;
 
-  constructor(redis: Redis) {
+  constructor(private readonly redis: Redis) {
     this.shared = new ThrottlerStorageRedisService(redis);
   }
 
@@ -27,6 +27,10 @@ export class FallbackThrottlerStorage implements ThrottlerStorage {
     blockDuration: number,
     throttlerName: string,
   ): Promise<Record> {
+    // While disconnected, do not queue behind ioredis' reconnection attempts: count locally at once.
+    if (this.redis.status !== 'ready') {
+      return this.local.increment(key, ttl, limit, blockDuration, throttlerName);
+    }
     try {
       const record = await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
       this.warned = false;

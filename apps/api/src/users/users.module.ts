@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '@app/auth';
+import { AccountsModule } from '@app/auth';
 import { UsersController } from './users.controller';
 
-@Module({ imports: [AuthModule], controllers: [UsersController] })
+@Module({ imports: [AccountsModule], controllers: [UsersController] })
 export class UsersModule {}

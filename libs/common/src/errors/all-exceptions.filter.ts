@@ -68,7 +68,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** Status of a Nest HttpException or of an error raised by body-parser / multer before Nest. */
+/** Status of a Nest HttpException or of an error raised by multer or other Express middleware. */
 function httpStatusOf(exception: unknown): number | undefined {
   if (exception instanceof HttpException) {
     return exception.getStatus();
@@ -102,10 +102,6 @@ function clientTitle(status: number, exception: unknown, req: Request): string {
     case 403:
       return 'You do not have access to this resource.';
     default: {
-      const type = (exception as { type?: unknown }).type;
-      if (type === 'entity.parse.failed') {
-        return 'The request body is not valid JSON.';
-      }
       const message = exception instanceof HttpException ? exception.message : '';
       return message && status === 400 ? message : 'The request could not be understood.';
     }

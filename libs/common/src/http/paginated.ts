@@ -26,7 +26,7 @@ export interface ListEnvelope<T> {
 
 /**
  * Builds the list envelope. Links are absolute, rooted at APP_URL (never the Host header), and
- * keep every parameter of the request except `page`.
+ * keep every parameter of the request; `page` always comes last.
  */
 export function toListEnvelope<T>(
   page: Paginated<T>,
@@ -37,7 +37,8 @@ export function toListEnvelope<T>(
   const url = new URL(originalUrl, 'http://placeholder');
   const link = (n: number): string => {
     const params = new URLSearchParams(url.search);
-    params.set('page', String(n));
+    params.delete('page');
+    params.append('page', String(n));
     return `${appUrl}${url.pathname}?${params.toString()}`;
   };
   return {
