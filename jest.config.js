@@ -14,6 +14,8 @@ const e2e = (db) => ({
   ...base,
   displayName: `e2e-${db}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  // The boot test starts the built server on SQLite; once is enough.
+  testPathIgnorePatterns: db === 'postgres' ? ['/node_modules/', 'boot\\.e2e-spec'] : ['/node_modules/'],
   setupFiles: [`<rootDir>/test/setup-${db}.ts`],
 });
 

@@ -1,0 +1,93 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The built server, started the way `npm start` starts it (npm test builds first). SQLite only:
+ * the PostgreSQL project covers the same application through createTestApp.
+ */
+const MAIN = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'main.js');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) {
+      throw new Error('timed out');
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Starting the built server', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  beforeAll(() => {
+    if (!existsSync(MAIN)) {
+      throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it first).`);
+    }
+  });
+
+  it('migrates, prints the URL and the first admin key once, serves, and stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-boot-'));
+    dirs.push(dataDir);
+    const port = String(40000 + Math.floor(Math.random() * 20000));
+    const server = start({ PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir });
+    await waitFor(() => server.output().includes('Linkdock is listening'), 20000);
+
+    const key = /\b(ld_[A-Za-z0-9_-]{43})\b/.exec(server.output())?.[1];
+    expect(server.output()).toContain(`Linkdock is listening on http://localhost:${port}`);
+    expect(server.output()).toContain('created the admin user admin@linkdock.local');
+    expect(key).toBeDefined();
+    const me = await fetch(`http://127.0.0.1:${port}/v1/user`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({
+      data: { email: 'admin@linkdock.local', is_admin: true },
+    });
+
+    server.child.kill('SIGTERM');
+    const exit = await server.exited;
+    expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+    // better-sqlite3 checkpoints and removes the WAL file only on a clean close.
+    expect(existsSync(join(dataDir, 'linkdock.sqlite-wal'))).toBe(false);
+
+    // A second start on the same data prints no key: the admin exists already.
+    const again = start({ PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir });
+    await waitFor(() => again.output().includes('Linkdock is listening'), 20000);
+    expect(again.output()).not.toMatch(/ld_[A-Za-z0-9_-]{43}/);
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
+  it('refuses to start with a bad variable and names it', async () => {
+    const server = start({ PORT: 'eighty', REDIS_URL: 'http://cache', DATA_DIR: tmpdir() });
+    const exit = await server.exited;
+    expect(exit.code).toBe(1);
+    expect(server.output()).toContain('PORT must be a whole number from 1 to 65535 (got "eighty")');
+    expect(server.output()).toContain('REDIS_URL must start with redis:// or rediss://');
+    expect(server.output()).not.toContain('    at ');
+  });
+});
