@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ApiKeyGuard, ApiKeyThrottlerGuard, AuthModule } from '@app/auth';
@@ -22,7 +22,12 @@ import { UsersModule } from './users/users.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, httpLogger: HttpLogger): DynamicModule {
+  /** `extraModules` lets tests mount probe controllers inside the fully configured app. */
+  static forRoot(
+    config: AppConfig,
+    httpLogger: HttpLogger,
+    extraModules: Type[] = [],
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -42,6 +47,7 @@ export class AppModule {
         HealthModule,
         UsersModule,
         ProjectsModule,
+        ...extraModules,
       ],
       providers: [
         // Guards run in this order: count the request, then authenticate it.

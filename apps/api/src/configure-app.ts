@@ -1,3 +1,4 @@
+import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -18,10 +19,11 @@ const BODY_LIMIT = '1mb';
 /** Builds the whole application, configured exactly as production runs it (tests use this too). */
 export async function createApp(
   config: AppConfig,
-  httpLogger: HttpLogger = createHttpLogger(config),
+  options: { httpLogger?: HttpLogger; extraModules?: Type[] } = {},
 ): Promise<NestExpressApplication> {
+  const httpLogger = options.httpLogger ?? createHttpLogger(config);
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, httpLogger),
+    AppModule.forRoot(config, httpLogger, options.extraModules),
     { bodyParser: false, bufferLogs: true },
   );
   app.useLogger(app.get(Logger));

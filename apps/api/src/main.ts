@@ -10,7 +10,7 @@ import { createHttpLogger } from './logger-options';
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const httpLogger = createHttpLogger(config);
-  const app = await createApp(config, httpLogger);
+  const app = await createApp(config, { httpLogger });
   const logger = new Logger('Linkdock');
 
   const applied = await runMigrations(app.get(DataSource));

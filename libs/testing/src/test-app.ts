@@ -1,3 +1,4 @@
+import { Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { UsersService } from '@app/auth';
 import { AppConfig, loadConfig } from '@app/config';
@@ -33,7 +34,13 @@ let userCounter = 0;
  * dialect with migrations applied. `env` overrides variables exactly as the environment would.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; db?: TestDb; database?: TestDatabase } = {},
+  options: {
+    env?: Record<string, string>;
+    db?: TestDb;
+    database?: TestDatabase;
+    /** Probe modules mounted inside the real app (for testing conventions). */
+    extraModules?: Type[];
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(options.db));
   const loaded = loadConfig({
@@ -46,7 +53,7 @@ export async function createTestApp(
     loaded.database.type === 'postgres' && database.schema
       ? { ...loaded, database: { ...loaded.database, schema: database.schema } }
       : loaded;
-  const app = await createApp(config);
+  const app = await createApp(config, { extraModules: options.extraModules });
   const dataSource = app.get(DataSource);
   await runMigrations(dataSource);
   await app.init();
