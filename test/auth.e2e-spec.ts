@@ -59,6 +59,14 @@ describe('Authentication and GET /v1/user', () => {
     expect(body.status).toBe(401);
   });
 
+  it('ignores an unrelated access_token field next to a valid header', async () => {
+    const res = await t.http
+      .post('/v1/projects?access_token=x')
+      .set('Authorization', user.auth)
+      .send({ name: 'Tokens', access_token: 'y' });
+    expect(res.status).toBe(201);
+  });
+
   it('refuses a revoked key and keeps the other keys of the user working', async () => {
     const keys = t.app.get(ApiKeysService);
     const second = await keys.issue(user.email, { name: 'ci' });

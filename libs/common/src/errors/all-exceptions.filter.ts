@@ -10,8 +10,11 @@ const HTTP_CODES: Record<number, ErrorCode> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'route_not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  422: 'unprocessable',
   429: 'rate_limited',
 };
 
@@ -101,9 +104,12 @@ function clientTitle(status: number, exception: unknown, req: Request): string {
       return 'A valid API key is required.';
     case 403:
       return 'You do not have access to this resource.';
+    case 405:
+      return `${req.method} is not allowed on ${req.path}.`;
     default: {
+      // Messages of client-side HttpExceptions are written by developers for clients, not internals.
       const message = exception instanceof HttpException ? exception.message : '';
-      return message && status === 400 ? message : 'The request could not be understood.';
+      return message || 'The request could not be understood.';
     }
   }
 }

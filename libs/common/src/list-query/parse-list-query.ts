@@ -93,6 +93,7 @@ function parseSearch(
   problems: Problem[],
 ): ListQuery['search'] {
   const fields = spec.searchBy ?? [];
+  const before = problems.length;
   if (searchBy !== undefined && !fields.includes(searchBy)) {
     problems.push({
       title:
@@ -101,17 +102,13 @@ function parseSearch(
           : 'This list cannot be searched; remove search_by.',
       field: 'search_by',
     });
-    return null;
   }
-  if (term === undefined) {
-    return null;
-  }
-  if (fields.length === 0) {
+  if (term !== undefined && fields.length === 0) {
     problems.push({ title: 'This list cannot be searched; remove search.', field: 'search' });
-    return null;
-  }
-  if (term.length > 256) {
+  } else if (term !== undefined && term.length > 256) {
     problems.push({ title: 'search must be at most 256 characters.', field: 'search' });
+  }
+  if (term === undefined || problems.length > before) {
     return null;
   }
   return { columns: searchBy !== undefined ? [searchBy] : fields, term };
@@ -155,6 +152,7 @@ function parseDatetimeRange(
   problems: Problem[],
 ): ListQuery['datetime'] {
   const fields = spec.datetimeFields ?? [];
+  const before = problems.length;
   if (field !== undefined && !fields.includes(field)) {
     problems.push({
       title:
@@ -163,25 +161,25 @@ function parseDatetimeRange(
           : 'This list has no datetime filter; remove datetime_field.',
       field: 'datetime_field',
     });
-    return null;
   }
   const start = parseBound('datetime_start', startRaw, problems);
   const end = parseBound('datetime_end', endRaw, problems);
-  if (start === undefined || end === undefined || (start === null && end === null)) {
-    return null;
+  if (fields.length === 0 && (startRaw !== undefined || endRaw !== undefined)) {
+    problems.push({
+      title: 'This list has no datetime filter; remove datetime_start and datetime_end.',
+      field: startRaw !== undefined ? 'datetime_start' : 'datetime_end',
+    });
   }
-  if (fields.length === 0) {
-    problems.push({ title: 'This list has no datetime filter.', field: 'datetime_start' });
-    return null;
-  }
-  if (start !== null && end !== null && start > end) {
+  if (start && end && start > end) {
     problems.push({
       title: 'datetime_start must not be after datetime_end.',
       field: 'datetime_start',
     });
+  }
+  if (problems.length > before || (!start && !end)) {
     return null;
   }
-  return { column: field ?? fields[0], start, end };
+  return { column: field ?? fields[0], start: start ?? null, end: end ?? null };
 }
 
 /** undefined = invalid (problem recorded), null = absent. */

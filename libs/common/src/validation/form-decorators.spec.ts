@@ -1,0 +1,154 @@
+import { Type } from '@nestjs/common';
+import { AppError, ErrorEntry } from '../errors';
+import { IntRange, IsFormBoolean, IsHexColor, Required, Trim } from './form-decorators';
+import { createValidationPipe } from './validation.pipe';
+
+class FlagDto {
+  @IsFormBoolean()
+  flag!: boolean;
+}
+
+class RangeDto {
+  @IntRange(5, 35)
+  size!: number;
+}
+
+class ColorDto {
+  @IsHexColor()
+  color!: string;
+}
+
+class NameDto {
+  @Trim()
+  @Required()
+  name!: string;
+}
+
+class FormDto {
+  @Trim()
+  @Required()
+  name!: string;
+
+  @IntRange(5, 35)
+  size!: number;
+
+  @IsHexColor()
+  color!: string;
+
+  @IsFormBoolean()
+  flag!: boolean;
+}
+
+function validate<T>(metatype: Type<T>, value: unknown): Promise<T> {
+  return createValidationPipe().transform(value, { type: 'body', metatype }) as Promise<T>;
+}
+
+async function entriesOf<T>(metatype: Type<T>, value: unknown): Promise<ErrorEntry[]> {
+  try {
+    await validate(metatype, value);
+  } catch (error) {
+    if (error instanceof AppError) {
+      expect(error.code).toBe('validation_failed');
+      return error.toEntries();
+    }
+    throw error;
+  }
+  throw new Error(`${metatype.name} accepted ${JSON.stringify(value)}`);
+}
+
+function problem(field: string, title: string): ErrorEntry {
+  return { status: 400, title, field, code: 'validation_failed' };
+}
+
+describe(IsFormBoolean.name, () => {
+  it.each([
+    ['0', false],
+    ['1', true],
+    ['true', true],
+    ['false', false],
+    [true, true],
+    [false, false],
+    [1, true],
+    [0, false],
+  ])('converts %j to %j', async (flag, expected) => {
+    const result = await validate(FlagDto, { flag });
+
+    expect(result).toBeInstanceOf(FlagDto);
+    expect(result).toEqual({ flag: expected });
+  });
+
+  it.each([['yes'], [2], [''], [null]])('rejects %j', async (flag) => {
+    expect(await entriesOf(FlagDto, { flag })).toEqual([problem('flag', 'flag must be 0 or 1.')]);
+  });
+});
+
+describe(IntRange.name, () => {
+  it.each([
+    ['12', 12],
+    [' 7 ', 7],
+    ['5', 5],
+    ['35', 35],
+    [20, 20],
+  ])('converts %j to %j', async (size, expected) => {
+    expect(await validate(RangeDto, { size })).toEqual({ size: expected });
+  });
+
+  it.each([['4'], ['36'], ['1.5'], ['x'], [''], ['-6'], [4.5], [true]])(
+    'rejects %j naming the bounds',
+    async (size) => {
+      expect(await entriesOf(RangeDto, { size })).toEqual([
+        problem('size', 'size must be a whole number from 5 to 35.'),
+      ]);
+    },
+  );
+});
+
+describe(IsHexColor.name, () => {
+  it.each([
+    ['#AABBCC', '#aabbcc'],
+    [' #0e23Cc ', '#0e23cc'],
+  ])('converts %j to %j', async (color, expected) => {
+    expect(await validate(ColorDto, { color })).toEqual({ color: expected });
+  });
+
+  it.each([['red'], ['#abc'], ['aabbcc'], ['#gggggg'], [123456]])('rejects %j', async (color) => {
+    expect(await entriesOf(ColorDto, { color })).toEqual([
+      problem('color', 'color must be a colour as #rrggbb.'),
+    ]);
+  });
+});
+
+describe(Required.name, () => {
+  it('trims the value with @Trim()', async () => {
+    expect(await validate(NameDto, { name: '  Marketing \n' })).toEqual({ name: 'Marketing' });
+  });
+
+  it.each([['  '], [''], [undefined], [null]])('rejects %j as required', async (name) => {
+    expect(await entriesOf(NameDto, { name })).toEqual([problem('name', 'name is required.')]);
+  });
+});
+
+describe(createValidationPipe.name, () => {
+  it('strips unknown fields from the result', async () => {
+    const result = await validate(FormDto, {
+      name: 'Docs',
+      size: '10',
+      color: '#FFFFFF',
+      flag: '1',
+      is_admin: true,
+      user_id: 99,
+    });
+
+    expect(result).toBeInstanceOf(FormDto);
+    expect(result).toEqual({ name: 'Docs', size: 10, color: '#ffffff', flag: true });
+  });
+
+  it('reports one problem per failing field, in declaration order', async () => {
+    expect(await entriesOf(FormDto, { name: ' ', size: '99', color: 'red', flag: 'yes' })).toEqual([
+      problem('name', 'name is required.'),
+      problem('size', 'size must be a whole number from 5 to 35.'),
+      problem('color', 'color must be a colour as #rrggbb.'),
+      problem('flag', 'flag must be 0 or 1.'),
+    ]);
+  });
+});

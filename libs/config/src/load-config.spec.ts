@@ -1,0 +1,145 @@
+import { join, resolve } from 'node:path';
+import { ConfigError, loadConfig } from './load-config';
+
+function configErrorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      return error;
+    }
+    throw error;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe(loadConfig.name, () => {
+  it('takes every default from an empty environment', () => {
+    const dataDir = resolve('data');
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      appUrl: 'http://localhost:3000',
+      database: { type: 'sqlite', path: join(dataDir, 'linkdock.sqlite') },
+      dataDir,
+      redisUrl: null,
+      apiRateLimit: 600,
+      logLevel: 'info',
+      adminEmail: 'admin@linkdock.local',
+    });
+  });
+
+  it('treats empty and blank variables as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '   ', APP_URL: '', LOG_LEVEL: ' ' })).toEqual(
+      loadConfig({}),
+    );
+  });
+
+  it('reads every variable, trimmed', () => {
+    expect(
+      loadConfig({
+        PORT: ' 8080 ',
+        HOST: '127.0.0.1',
+        DATA_DIR: '/srv/linkdock',
+        REDIS_URL: 'rediss://user:pw@redis.internal:6380/2',
+        API_RATE_LIMIT: '120',
+        LOG_LEVEL: 'DEBUG',
+        ADMIN_EMAIL: 'Root@Example.COM',
+      }),
+    ).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      appUrl: 'http://localhost:8080',
+      database: { type: 'sqlite', path: '/srv/linkdock/linkdock.sqlite' },
+      dataDir: '/srv/linkdock',
+      redisUrl: 'rediss://user:pw@redis.internal:6380/2',
+      apiRateLimit: 120,
+      logLevel: 'debug',
+      adminEmail: 'root@example.com',
+    });
+  });
+
+  it('strips trailing slashes from APP_URL and keeps its path', () => {
+    expect(loadConfig({ APP_URL: 'https://links.example.com/' }).appUrl).toBe(
+      'https://links.example.com',
+    );
+    expect(loadConfig({ APP_URL: 'https://Links.Example.com/short//' }).appUrl).toBe(
+      'https://links.example.com/short',
+    );
+    expect(loadConfig({ APP_URL: 'http://10.0.0.5:8080/a/b' }).appUrl).toBe(
+      'http://10.0.0.5:8080/a/b',
+    );
+  });
+
+  it.each([
+    [
+      'postgres://app:secret@db:5432/linkdock',
+      { type: 'postgres', url: 'postgres://app:secret@db:5432/linkdock' },
+    ],
+    ['postgresql://db/linkdock', { type: 'postgres', url: 'postgresql://db/linkdock' }],
+    ['sqlite:./x.sqlite', { type: 'sqlite', path: resolve('x.sqlite') }],
+    ['sqlite:///var/lib/ld.sqlite', { type: 'sqlite', path: '/var/lib/ld.sqlite' }],
+    ['sqlite::memory:', { type: 'sqlite', path: ':memory:' }],
+  ])('reads DATABASE_URL %s', (url, database) => {
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual(database);
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT must be a whole number from 1 to 65535 (got "abc")'],
+    ['PORT', '70000', 'PORT must be a whole number from 1 to 65535 (got "70000")'],
+    ['PORT', '0', 'PORT must be a whole number from 1 to 65535 (got "0")'],
+    ['PORT', '80.5', 'PORT must be a whole number from 1 to 65535 (got "80.5")'],
+    ['API_RATE_LIMIT', '0', 'API_RATE_LIMIT must be a whole number from 1 to 1000000 (got "0")'],
+    [
+      'APP_URL',
+      'ftp://x',
+      'APP_URL must be an http(s) URL without a query or fragment (got "ftp://x")',
+    ],
+    [
+      'APP_URL',
+      'https://x.com/?a=1',
+      'APP_URL must be an http(s) URL without a query or fragment (got "https://x.com/?a=1")',
+    ],
+    [
+      'APP_URL',
+      'not a url',
+      'APP_URL must be an absolute http(s) URL such as https://links.example.com (got "not a url")',
+    ],
+    [
+      'DATABASE_URL',
+      'mysql://x',
+      'DATABASE_URL must start with postgres://, postgresql:// or sqlite: (leave it unset for SQLite in DATA_DIR)',
+    ],
+    [
+      'DATABASE_URL',
+      'sqlite:',
+      'DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/linkdock.sqlite',
+    ],
+    ['REDIS_URL', 'http://x', 'REDIS_URL must start with redis:// or rediss://'],
+    [
+      'LOG_LEVEL',
+      'loud',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    ['ADMIN_EMAIL', 'nope', 'ADMIN_EMAIL must be an email address (got "nope")'],
+  ])('rejects %s=%s with an error naming the variable', (name, value, problem) => {
+    const error = configErrorOf({ [name]: value });
+
+    expect(error.problems).toEqual([problem]);
+    expect(error.message).toBe(`Invalid configuration:\n  - ${problem}`);
+    expect(error.message).toContain(name);
+    expect(error.name).toBe('ConfigError');
+  });
+
+  it('rejects two bad values with one error naming both', () => {
+    const error = configErrorOf({ PORT: 'abc', LOG_LEVEL: 'loud' });
+
+    expect(error.problems).toHaveLength(2);
+    expect(error.problems).toEqual([
+      'PORT must be a whole number from 1 to 65535 (got "abc")',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ]);
+    expect(error.message).toContain('PORT');
+    expect(error.message).toContain('LOG_LEVEL');
+  });
+});
