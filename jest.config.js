@@ -15,7 +15,8 @@ const e2e = (db) => ({
   displayName: `e2e-${db}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   // The boot test starts the built server on SQLite; once is enough.
-  testPathIgnorePatterns: db === 'postgres' ? ['/node_modules/', 'boot\\.e2e-spec'] : ['/node_modules/'],
+  testPathIgnorePatterns:
+    db === 'postgres' ? ['/node_modules/', 'boot\\.e2e-spec'] : ['/node_modules/'],
   setupFiles: [`<rootDir>/test/setup-${db}.ts`],
 });
 

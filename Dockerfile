@@ -1,0 +1,87 @@
+# syntax=docker/dockerfile:1
+#
+# Linkdock: one image for the API server and the CLI.
+#
+#   docker build -t linkdock .
+#   docker run --init -p 3000:3000 -v linkdock-data:/data linkdock          # SQLite in /data
+#   docker run --rm --init -v linkdock-data:/data linkdock \
+#     node dist/apps/cli/src/main.js user:create --email you@example.com     # the CLI
+#
+# Pass --init to `docker run` (docker compose: `init: true`) so that a tiny init runs as PID 1,
+# forwards SIGTERM to node and reaps zombies; node itself then shuts Nest down gracefully.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---------------------------------------------------------------------------------------------
+# Build stage: compile TypeScript and build better-sqlite3's native addon.
+# ---------------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS build
+
+# better-sqlite3 downloads a prebuilt binary when one exists and otherwise compiles from source
+# with node-gyp, which needs python3, make and g++.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+
+# No usage reporting from @scarf/scarf (pulled in by swagger-ui-dist), no npm update nagging.
+ENV SCARF_ANALYTICS=false \
+    NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_FUND=false \
+    NPM_CONFIG_AUDIT=false
+
+# Dependencies first: this layer is rebuilt only when package.json or the lockfile change.
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci
+
+# Then the sources (tsconfig.build.json extends tsconfig.json; nest-cli.json defines the projects).
+COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+COPY libs ./libs
+COPY apps ./apps
+RUN npm run build \
+ && test -f dist/apps/api/src/main.js \
+ && test -f dist/apps/cli/src/main.js
+
+# Keep only production dependencies. Of better-sqlite3 only the addon itself is needed at run time
+# (build/Release/better_sqlite3.node); a source build leaves ~30 MB of object files and sources.
+RUN npm prune --omit=dev \
+ && cd node_modules/better-sqlite3 \
+ && rm -rf build/Release/obj build/Release/obj.target build/Release/.deps build/Release/*.a \
+           build/Release/test_extension.node build/deps deps src \
+ && test -f build/Release/better_sqlite3.node
+
+# ---------------------------------------------------------------------------------------------
+# Runtime stage: same Debian release as the build stage, so the native addon's glibc matches.
+# ---------------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/data
+
+WORKDIR /app
+
+# Owned by root and read-only for the app user; only /data is writable.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+
+# SQLite database (when DATABASE_URL is unset) and other files live in /data. A named volume
+# mounted here starts out owned by `node`; a bind-mounted host folder must be writable by uid 1000.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+
+USER node
+
+EXPOSE 3000
+
+# No curl in slim images: ask node itself. 200 means the database (and Redis, if configured) is up.
+# The start period leaves room for the migrations applied at start.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
+
+# node directly (not `npm start`, which would rebuild and not forward SIGTERM).
+CMD ["node", "dist/apps/api/src/main.js"]
