@@ -1,13 +1,14 @@
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import { AppError, ErrorEntry } from '@app/common';
+import { ErrorEntry } from '@app/common';
 import { firstValueFrom, isObservable } from 'rxjs';
 import { Actor } from './actor';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { BearerStrategy } from './bearer.strategy';
 import { Public } from './public.decorator';
+import { rejectionEntries } from '@app/testing/app-error-entries';
 
 const VALID_KEY = 'ld_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const ACTOR: Actor = { userId: 7, apiKeyId: 3, isAdmin: false, ownerId: 7 };
@@ -73,16 +74,8 @@ describe(ApiKeyGuard.name, () => {
     return isObservable(result) ? firstValueFrom(result) : result;
   }
 
-  async function entriesOf(ctx: ExecutionContext): Promise<ErrorEntry[]> {
-    try {
-      await activate(ctx);
-    } catch (error) {
-      if (error instanceof AppError) {
-        return error.toEntries();
-      }
-      throw error;
-    }
-    throw new Error('the guard let the request through');
+  function entriesOf(ctx: ExecutionContext): Promise<ErrorEntry[]> {
+    return rejectionEntries(() => activate(ctx));
   }
 
   const MISSING = {

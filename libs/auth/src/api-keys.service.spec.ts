@@ -1,8 +1,9 @@
-import { AppError, Clock, ErrorEntry, NotFoundError } from '@app/common';
+import { Clock, ErrorEntry, NotFoundError } from '@app/common';
 import { ApiKeyEntity, ApiKeysRepository, KeyWithUser, UserEntity } from '@app/database';
 import { hashApiKey } from './api-key';
 import { ApiKeysService } from './api-keys.service';
 import { UsersService } from './users.service';
+import { rejectionEntries } from '@app/testing/app-error-entries';
 
 type KeysPort = Pick<
   ApiKeysRepository,
@@ -98,17 +99,7 @@ function apiKey(id: number, userId: number, token: string, values: Partial<ApiKe
   });
 }
 
-async function entriesOf(promise: Promise<unknown>): Promise<ErrorEntry[]> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) {
-      return error.toEntries();
-    }
-    throw error;
-  }
-  throw new Error('expected an AppError');
-}
+const entriesOf = (promise: Promise<unknown>): Promise<ErrorEntry[]> => rejectionEntries(promise);
 
 describe(ApiKeysService.name, () => {
   let users: UserEntity[];

@@ -1,7 +1,8 @@
 import { Actor } from '@app/auth';
-import { AppError, Clock, ErrorEntry, ListQuery, Paginated } from '@app/common';
+import { Clock, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { ProjectEntity, ProjectsRepository } from '@app/database';
 import { ProjectsService } from './projects.service';
+import { rejectionEntries } from '@app/testing/app-error-entries';
 
 type ProjectsPort = Pick<
   ProjectsRepository,
@@ -82,17 +83,7 @@ function project(values: Partial<ProjectEntity> & { id: number; user_id: number 
   });
 }
 
-async function entriesOf(promise: Promise<unknown>): Promise<ErrorEntry[]> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) {
-      return error.toEntries();
-    }
-    throw error;
-  }
-  throw new Error('expected an AppError');
-}
+const entriesOf = (promise: Promise<unknown>): Promise<ErrorEntry[]> => rejectionEntries(promise);
 
 describe(ProjectsService.name, () => {
   let repository: FakeProjectsRepository;

@@ -1,6 +1,7 @@
-import { AppError, ErrorEntry } from '../errors';
+import { ErrorEntry } from '../errors';
 import { ListQuery, ListSpec } from './list-spec';
 import { parseFormBoolean, parseListQuery } from './parse-list-query';
+import { thrownEntries } from '@app/testing/app-error-entries';
 
 const SPEC: ListSpec = {
   searchBy: ['name', 'host'],
@@ -23,16 +24,7 @@ const DEFAULTS: ListQuery = {
 };
 
 function entriesOf(query: Record<string, unknown>, spec: ListSpec = SPEC): ErrorEntry[] {
-  try {
-    parseListQuery(query, spec);
-  } catch (error) {
-    if (error instanceof AppError) {
-      expect(error.code).toBe('invalid_list_parameter');
-      return error.toEntries();
-    }
-    throw error;
-  }
-  throw new Error(`parseListQuery accepted ${JSON.stringify(query)}`);
+  return thrownEntries(() => parseListQuery(query, spec));
 }
 
 function problem(field: string, title: string): ErrorEntry {

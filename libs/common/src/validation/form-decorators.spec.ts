@@ -1,7 +1,8 @@
 import { Type } from '@nestjs/common';
-import { AppError, ErrorEntry } from '../errors';
+import { ErrorEntry } from '../errors';
 import { IntRange, IsFormBoolean, IsHexColor, Required, Trim } from './form-decorators';
 import { createValidationPipe } from './validation.pipe';
+import { rejectionEntries } from '@app/testing/app-error-entries';
 
 class FlagDto {
   @IsFormBoolean()
@@ -43,17 +44,8 @@ function validate<T>(metatype: Type<T>, value: unknown): Promise<T> {
   return createValidationPipe().transform(value, { type: 'body', metatype }) as Promise<T>;
 }
 
-async function entriesOf<T>(metatype: Type<T>, value: unknown): Promise<ErrorEntry[]> {
-  try {
-    await validate(metatype, value);
-  } catch (error) {
-    if (error instanceof AppError) {
-      expect(error.code).toBe('validation_failed');
-      return error.toEntries();
-    }
-    throw error;
-  }
-  throw new Error(`${metatype.name} accepted ${JSON.stringify(value)}`);
+function entriesOf<T>(metatype: Type<T>, value: unknown): Promise<ErrorEntry[]> {
+  return rejectionEntries(() => validate(metatype, value));
 }
 
 function problem(field: string, title: string): ErrorEntry {
