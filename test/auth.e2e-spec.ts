@@ -32,6 +32,8 @@ describe('Authentication and GET /v1/user', () => {
       },
     });
     expect(JSON.stringify(res.body)).not.toContain(user.apiKey.slice(3));
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('refuses a request without the Authorization header', async () => {

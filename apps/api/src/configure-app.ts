@@ -2,7 +2,7 @@ import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { bodyParserErrors } from '@app/common';
+import { apiResponseHeaders, bodyParserErrors } from '@app/common';
 import { AppConfig } from '@app/config';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
@@ -32,6 +32,7 @@ export async function createApp(
   app.use(httpLogger);
   app.set('query parser', 'simple');
   app.use(originAlias);
+  app.use(`/${API_PREFIX}`, apiResponseHeaders);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: true, parameterLimit: 1000 });
   app.use(bodyParserErrors);
