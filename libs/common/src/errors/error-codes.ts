@@ -22,7 +22,6 @@ export const ERROR_STATUS = {
   unprocessable: 422,
   rate_limited: 429,
   internal_error: 500,
-  service_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,8 +1,6 @@
 import { Param, PipeTransform } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { applyDecorators } from '@nestjs/common';
-import { NotFoundError } from '../errors';
-import { ErrorCode } from '../errors/error-codes';
+import { ErrorCode, NotFoundError } from '../errors';
 
 const MAX_ID = 2147483647;
 
@@ -29,5 +27,5 @@ export function IdParam(code: ErrorCode, what: string): ParameterDecorator {
 
 /** Documents the `:id` path parameter of a route. */
 export function ApiIdParam(description: string): MethodDecorator {
-  return applyDecorators(ApiParam({ name: 'id', type: 'integer', description }));
+  return ApiParam({ name: 'id', type: 'integer', description });
 }
