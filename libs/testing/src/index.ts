@@ -1,3 +1,3 @@
+export * from './app-error-entries';
 export * from './test-app';
 export * from './test-database';
-export * from './app-error-entries';

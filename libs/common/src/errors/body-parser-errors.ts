@@ -4,8 +4,6 @@ import { AppError } from './app-error';
 const BY_TYPE: Record<string, () => AppError> = {
   'entity.parse.failed': () =>
     new AppError('malformed_body', 'The request body is not valid JSON.'),
-  'entity.too.large': () =>
-    new AppError('payload_too_large', 'The request body is larger than allowed.'),
   'parameters.too.many': () =>
     new AppError('payload_too_large', 'The request body has too many fields.'),
   'encoding.unsupported': () =>
@@ -15,8 +13,10 @@ const BY_TYPE: Record<string, () => AppError> = {
 };
 
 /**
- * Express error middleware mounted right after the body parsers: turns their errors into
- * AppErrors, so the exception filter answers them like every other client error.
+ * Express error middleware mounted right after the body parsers. Nest turns body-parser's JSON
+ * SyntaxError into a bare BadRequestException, losing its type, so the kinds that need their own
+ * title become AppErrors here; the rest (e.g. a 413 for a body over the limit) carry a status the
+ * exception filter answers by itself.
  */
 export function bodyParserErrors(
   err: unknown,

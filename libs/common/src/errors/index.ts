@@ -1,5 +1,5 @@
 export * from './all-exceptions.filter';
 export * from './app-error';
+export * from './body-parser-errors';
 export * from './database-errors';
 export * from './error-codes';
-export * from './body-parser-errors';
