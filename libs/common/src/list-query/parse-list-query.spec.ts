@@ -1,6 +1,6 @@
 import { ErrorEntry } from '../errors';
 import { ListQuery, ListSpec } from './list-spec';
-import { parseFormBoolean, parseListQuery } from './parse-list-query';
+import { parseListQuery } from './parse-list-query';
 import { thrownEntries } from '@app/testing/app-error-entries';
 
 const SPEC: ListSpec = {
@@ -281,26 +281,4 @@ describe('parseListQuery reports every problem at once', () => {
       problem('search', 'search must be at most 256 characters.'),
     ]);
   });
-});
-
-describe(parseFormBoolean.name, () => {
-  it.each([
-    ['1', true],
-    ['true', true],
-    [1, true],
-    [true, true],
-    ['0', false],
-    ['false', false],
-    [0, false],
-    [false, false],
-  ])('reads %j as %j', (value, expected) => {
-    expect(parseFormBoolean(value)).toBe(expected);
-  });
-
-  it.each([['yes'], ['TRUE'], [' 1'], [''], [2], [-1], [null], [undefined], [['1']], [{}]])(
-    'rejects %j',
-    (value) => {
-      expect(parseFormBoolean(value)).toBeUndefined();
-    },
-  );
 });

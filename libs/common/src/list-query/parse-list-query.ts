@@ -1,5 +1,6 @@
 import { AppError, Problem } from '../errors';
 import { parseDateTime } from '../time';
+import { parseFormBoolean } from '../validation/form-boolean';
 import {
   DEFAULT_RESULTS_PER_PAGE,
   FilterSpec,
@@ -230,15 +231,4 @@ function parseFilter(
     case 'string':
       return raw;
   }
-}
-
-/** `0/1/true/false` (also real booleans and numbers from JSON bodies). */
-export function parseFormBoolean(value: unknown): boolean | undefined {
-  if (value === true || value === 1 || value === '1' || value === 'true') {
-    return true;
-  }
-  if (value === false || value === 0 || value === '0' || value === 'false') {
-    return false;
-  }
-  return undefined;
 }

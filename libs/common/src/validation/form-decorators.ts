@@ -9,7 +9,7 @@ import {
   Min,
   ValidationArguments,
 } from 'class-validator';
-import { parseFormBoolean } from '../list-query/parse-list-query';
+import { parseFormBoolean } from './form-boolean';
 
 type Decorator = PropertyDecorator;
 

@@ -1,2 +1,3 @@
+export * from './form-boolean';
 export * from './form-decorators';
 export * from './validation.pipe';
