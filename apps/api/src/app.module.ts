@@ -1,4 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ApiKeyGuard, ApiKeyThrottlerGuard, AuthModule } from '@app/auth';
@@ -34,6 +35,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerModuleParams(httpLogger)),
         CommonModule,
+        EventEmitterModule.forRoot(),
         DatabaseModule.forRoot(config.database),
         RedisModule.forRoot(config.redisUrl),
         ThrottlerModule.forRootAsync({

@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './events';
 export * from './http';
 export * from './list-query';
 export * from './swagger';

@@ -3,11 +3,21 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DatabaseConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source';
 import { ENTITIES } from './entities';
+import { DomainsRepository } from './domains/domains.repository';
+import { LinksRepository } from './links/links.repository';
 import { ProjectsRepository } from './projects/projects.repository';
 import { ApiKeysRepository } from './users/api-keys.repository';
 import { UsersRepository } from './users/users.repository';
+import { VisitsRepository } from './visits/visits.repository';
 
-const REPOSITORIES = [UsersRepository, ApiKeysRepository, ProjectsRepository];
+const REPOSITORIES = [
+  UsersRepository,
+  ApiKeysRepository,
+  ProjectsRepository,
+  DomainsRepository,
+  LinksRepository,
+  VisitsRepository,
+];
 
 /** The data source and every repository, available to all modules. */
 @Module({})

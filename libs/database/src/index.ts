@@ -1,7 +1,11 @@
 export * from './data-source';
 export * from './database.module';
 export * from './db-values';
+export * from './domains/domain.entity';
+export * from './domains/domains.repository';
 export * from './entities';
+export * from './links/link.entity';
+export * from './links/links.repository';
 export * from './owned.repository';
 export * from './projects/project.entity';
 export * from './projects/projects.repository';
@@ -10,3 +14,5 @@ export * from './users/api-key.entity';
 export * from './users/api-keys.repository';
 export * from './users/user.entity';
 export * from './users/users.repository';
+export * from './visits/visit.entity';
+export * from './visits/visits.repository';

@@ -1,6 +1,8 @@
+import { LinksDomainsVisits1763800000000 as PostgresLinksDomainsVisits } from './postgres/1763800000000-links-domains-visits';
 import { Init1763700000000 as PostgresInit } from './postgres/1763700000000-init';
+import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
-export const SQLITE_MIGRATIONS = [SqliteInit];
-export const POSTGRES_MIGRATIONS = [PostgresInit];
+export const SQLITE_MIGRATIONS = [SqliteInit, SqliteLinksDomainsVisits];
+export const POSTGRES_MIGRATIONS = [PostgresInit, PostgresLinksDomainsVisits];

@@ -1,0 +1,73 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { ProjectEntity } from '../projects/project.entity';
+import { UserEntity } from '../users/user.entity';
+
+export const LINK_TYPES = ['link', 'walink', 'static'] as const;
+export type LinkType = (typeof LINK_TYPES)[number];
+
+/**
+ * A short link. `domain_id` is 0 for the main domain, so that (domain_id, url) can be unique in
+ * both dialects (a NULL would not collide). A domain's links are deleted with the domain, in the
+ * same transaction (DomainsRepository).
+ */
+@Entity('links')
+@Index(['domain_id', 'url'], { unique: true })
+export class LinkEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Index()
+  @Column({ type: Number })
+  user_id!: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Index()
+  @Column({ type: Number, nullable: true })
+  project_id!: number | null;
+
+  @ManyToOne(() => ProjectEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'project_id' })
+  project?: ProjectEntity;
+
+  @Column({ type: Number, default: 0 })
+  domain_id!: number;
+
+  @Column({ type: String, length: 16 })
+  type!: LinkType;
+
+  /** The alias: the path of the short URL. */
+  @Column({ type: String, length: 64 })
+  url!: string;
+
+  @Column({ type: String, length: 2048, nullable: true })
+  location_url!: string | null;
+
+  /** Type-specific settings as JSON text (see LinkSettings in the API's links context). */
+  @Column({ type: 'text' })
+  settings!: string;
+
+  /** scrypt hash of the visitor password; never leaves the server. */
+  @Column({ type: String, length: 255, nullable: true })
+  password_hash!: string | null;
+
+  @Column({ type: Number, default: 0 })
+  clicks!: number;
+
+  @Column({ type: Boolean, default: true })
+  is_enabled!: boolean;
+
+  @Column({ type: Date, nullable: true })
+  start_date!: Date | null;
+
+  @Column({ type: Date, nullable: true })
+  end_date!: Date | null;
+
+  @Column({ type: Date })
+  datetime!: Date;
+
+  @Column({ type: Date, nullable: true })
+  last_datetime!: Date | null;
+}

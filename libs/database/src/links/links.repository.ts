@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { OwnedRepository } from '../owned.repository';
+import { LinkEntity } from './link.entity';
+
+/** The columns an API update may write: never `clicks`, which only the visit recorder changes. */
+export type LinkChanges = Partial<
+  Pick<
+    LinkEntity,
+    | 'project_id'
+    | 'domain_id'
+    | 'url'
+    | 'location_url'
+    | 'settings'
+    | 'password_hash'
+    | 'is_enabled'
+    | 'start_date'
+    | 'end_date'
+    | 'last_datetime'
+  >
+>;
+
+@Injectable()
+export class LinksRepository extends OwnedRepository<LinkEntity> {
+  constructor(@InjectRepository(LinkEntity) repo: Repository<LinkEntity>) {
+    super(repo);
+  }
+
+  /** The link answering `alias` on a domain (0 = main), whoever owns it: the visitor edge's lookup. */
+  findByAlias(domainId: number, alias: string): Promise<LinkEntity | null> {
+    return this.repo.findOneBy({ domain_id: domainId, url: alias });
+  }
+
+  async aliasTaken(domainId: number, alias: string, exceptId?: number): Promise<boolean> {
+    const found = await this.repo.findOne({
+      where: { domain_id: domainId, url: alias },
+      select: { id: true },
+    });
+    return found !== null && found.id !== exceptId;
+  }
+
+  /** Writes only the given columns, so a concurrent visit flush's `clicks` increment is kept. */
+  async updateOwned(ownerId: number, id: number, changes: LinkChanges): Promise<void> {
+    await this.repo.update({ id, user_id: ownerId }, changes);
+  }
+}
