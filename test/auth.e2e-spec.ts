@@ -120,7 +120,7 @@ describe('Authentication and GET /v1/user', () => {
     expect(echoed.headers['x-request-id']).toBe('trace-abc-123456');
     const unsafe = await t.http.get('/health').set('X-Request-Id', '<script>alert(1)</script>');
     expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const missing = await t.http.get('/nowhere');
+    const missing = await t.http.get('/nowhere/else');
     expect(missing.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -17,6 +17,8 @@ import type Redis from 'ioredis';
 import { LoggerModule } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
 import { HealthModule } from './health/health.module';
+import { EdgeModule } from './links/edge/edge.module';
+import { LinksModule } from './links/links.module';
 import { loggerModuleParams } from './logger-options';
 import { ProjectsModule } from './projects/projects.module';
 import { UsersModule } from './users/users.module';
@@ -49,6 +51,8 @@ export class AppModule {
         HealthModule,
         UsersModule,
         ProjectsModule,
+        LinksModule,
+        EdgeModule,
         ...extraModules,
       ],
       providers: [

@@ -12,6 +12,12 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Email of the admin user created on the first start. */
   adminEmail: string;
+  /** Proxies (IP addresses or CIDR ranges) whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
+  /** Key for signed visitor cookies and visitor hashes; null = generated once into DATA_DIR. */
+  appSecret: string | null;
+  /** Links kept in each process's edge cache. */
+  linkCacheSize: number;
 }
 
 export type DatabaseConfig =

@@ -26,6 +26,9 @@ describe(loadConfig.name, () => {
       apiRateLimit: 600,
       logLevel: 'info',
       adminEmail: 'admin@linkdock.local',
+      trustedProxies: [],
+      appSecret: null,
+      linkCacheSize: 100_000,
     });
   });
 
@@ -45,6 +48,9 @@ describe(loadConfig.name, () => {
         API_RATE_LIMIT: '120',
         LOG_LEVEL: 'DEBUG',
         ADMIN_EMAIL: 'Root@Example.COM',
+        TRUSTED_PROXIES: ' 10.0.0.1, 172.16.0.0/12 ,fd00::/8',
+        APP_SECRET: 'x'.repeat(40),
+        LINK_CACHE_SIZE: '5000',
       }),
     ).toEqual({
       port: 8080,
@@ -56,6 +62,9 @@ describe(loadConfig.name, () => {
       apiRateLimit: 120,
       logLevel: 'debug',
       adminEmail: 'root@example.com',
+      trustedProxies: ['10.0.0.1', '172.16.0.0/12', 'fd00::/8'],
+      appSecret: 'x'.repeat(40),
+      linkCacheSize: 5000,
     });
   });
 
@@ -122,6 +131,22 @@ describe(loadConfig.name, () => {
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
     ],
     ['ADMIN_EMAIL', 'nope', 'ADMIN_EMAIL must be an email address (got "nope")'],
+    [
+      'TRUSTED_PROXIES',
+      '10.0.0.1,proxy.local',
+      'TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated (bad entry "proxy.local")',
+    ],
+    [
+      'TRUSTED_PROXIES',
+      '10.0.0.0/33',
+      'TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated (bad entry "10.0.0.0/33")',
+    ],
+    ['APP_SECRET', 'short', 'APP_SECRET must be at least 32 characters long (use a random string)'],
+    [
+      'LINK_CACHE_SIZE',
+      '10',
+      'LINK_CACHE_SIZE must be a whole number from 100 to 10000000 (got "10")',
+    ],
   ])('rejects %s=%s with an error naming the variable', (name, value, problem) => {
     const error = configErrorOf({ [name]: value });
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel } from './app-config';
 
@@ -44,10 +45,37 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
   }
 
+  const trustedProxies = parseTrustedProxies(get('TRUSTED_PROXIES'), problems);
+  const appSecret = get('APP_SECRET') ?? null;
+  if (appSecret !== null && appSecret.length < 32) {
+    problems.push('APP_SECRET must be at least 32 characters long (use a random string)');
+  }
+  const linkCacheSize = parseInteger(
+    get('LINK_CACHE_SIZE'),
+    'LINK_CACHE_SIZE',
+    100_000,
+    100,
+    10_000_000,
+    problems,
+  );
+
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
-  return { port, host, appUrl, database, dataDir, redisUrl, apiRateLimit, logLevel, adminEmail };
+  return {
+    port,
+    host,
+    appUrl,
+    database,
+    dataDir,
+    redisUrl,
+    apiRateLimit,
+    logLevel,
+    adminEmail,
+    trustedProxies,
+    appSecret,
+    linkCacheSize,
+  };
 }
 
 function parseInteger(
@@ -146,4 +174,28 @@ function parseLogLevel(raw: string | undefined, problems: string[]): LogLevel {
     return 'info';
   }
   return level;
+}
+
+/** A comma-separated list of IP addresses and CIDR ranges (IPv4 or IPv6). */
+function parseTrustedProxies(raw: string | undefined, problems: string[]): string[] {
+  if (raw === undefined) {
+    return [];
+  }
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk =
+      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      problems.push(
+        `TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated (bad entry "${entry}")`,
+      );
+    }
+  }
+  return entries;
 }

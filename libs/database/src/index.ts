@@ -16,3 +16,4 @@ export * from './users/user.entity';
 export * from './users/users.repository';
 export * from './visits/visit.entity';
 export * from './visits/visits.repository';
+export * from './links/link-settings';

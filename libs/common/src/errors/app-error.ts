@@ -3,6 +3,8 @@ import { ERROR_STATUS, ErrorCode, ErrorEntry } from './error-codes';
 export interface Problem {
   title: string;
   field?: string;
+  /** A more precise code for this entry than the error's own (same status). */
+  code?: ErrorCode;
 }
 
 /** A failure the client can act on. The filter turns it into the contract's error body. */
@@ -31,10 +33,10 @@ export class AppError extends Error {
 
   toEntries(): ErrorEntry[] {
     return this.problems.map((p) => ({
-      status: this.status,
+      status: ERROR_STATUS[p.code ?? this.code],
       title: p.title,
       ...(p.field !== undefined ? { field: p.field } : {}),
-      code: this.code,
+      code: p.code ?? this.code,
     }));
   }
 }

@@ -7,6 +7,7 @@ import {
   Matches,
   Max,
   Min,
+  ValidateBy,
   ValidationArguments,
 } from 'class-validator';
 import { parseFormBoolean } from './form-boolean';
@@ -57,4 +58,32 @@ export function Trim(): Decorator {
 /** Present and not empty (after @Trim(), white space alone counts as empty). */
 export function Required(): Decorator {
   return IsNotEmpty({ message: ({ property }: ValidationArguments) => `${property} is required` });
+}
+
+/** An absolute http(s) URL with a host, at most `maxLength` characters. */
+export function IsHttpUrl(maxLength = 2048): Decorator {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim() : value,
+    ),
+    ValidateBy({
+      name: 'isHttpUrl',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' && value.length <= maxLength && isHttpUrl(value),
+        defaultMessage: ({ property }: ValidationArguments) =>
+          `${property} must be an http:// or https:// URL with a host, at most ${maxLength} characters`,
+      },
+    }),
+  );
+}
+
+export function isHttpUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }

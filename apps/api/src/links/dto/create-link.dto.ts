@@ -1,0 +1,209 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IntRange, IsFormBoolean, IsHttpUrl, Required, Trim } from '@app/common';
+import { REDIRECT_STATUS_CODES, TARGETING_TYPES } from '@app/database';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+
+/** Types creatable through this body (static sites are uploaded, see the static-site issue). */
+export const CREATABLE_LINK_TYPES = ['link', 'walink'] as const;
+export const MAX_TARGETING_RULES = 100;
+
+const toNumber = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value) : value;
+/** `name=v` and `name[]=v` both arrive as a list. */
+const toList = ({ value }: { value: unknown }): unknown =>
+  value === undefined || Array.isArray(value) ? value : [value];
+/** An empty form value means "none". */
+const isSet = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
+
+function TargetingList(name: string): PropertyDecorator {
+  return (target, key) => {
+    ApiPropertyOptional({
+      type: [String],
+      description: `Targeting rules: ${name}[]; pairs by position with its _key/_value twin`,
+    })(target, key);
+    Transform(toList)(target, key);
+    IsOptional()(target, key);
+    IsArray()(target, key);
+    ArrayMaxSize(MAX_TARGETING_RULES)(target, key);
+    IsString({ each: true })(target, key);
+    MaxLength(2048, { each: true })(target, key);
+  };
+}
+
+export class CreateLinkDto {
+  @ApiPropertyOptional({ enum: CREATABLE_LINK_TYPES, default: 'link' })
+  @IsOptional()
+  @IsIn(CREATABLE_LINK_TYPES, { message: 'type must be one of link, walink' })
+  type?: (typeof CREATABLE_LINK_TYPES)[number];
+
+  @ApiPropertyOptional({
+    description: 'Destination, http(s) with a host. Required for type link.',
+    example: 'https://example.com/page',
+  })
+  @ValidateIf((o: CreateLinkDto) => (o.type ?? 'link') === 'link' || o.location_url !== undefined)
+  @Required()
+  @IsHttpUrl()
+  location_url?: string;
+
+  @ApiPropertyOptional({
+    description: 'Alias: letters, digits, - and _, 3 to 64 characters; random when empty',
+    example: 'spring-sale',
+  })
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @ValidateIf((o: CreateLinkDto) => isSet(o.url))
+  @Matches(/^[A-Za-z0-9_-]{3,64}$/, {
+    message: 'url must be 3 to 64 letters, digits, - or _',
+  })
+  url?: string;
+
+  @ApiPropertyOptional({ description: '0 = the main domain', default: 0 })
+  @IsOptional()
+  @IntRange(0, 2_147_483_647)
+  domain_id?: number;
+
+  @ApiPropertyOptional({ description: 'A project of yours; 0 or empty = none' })
+  @Transform(({ value }: { value: unknown }) => (value === '' ? 0 : value))
+  @IsOptional()
+  @IntRange(0, 2_147_483_647)
+  project_id?: number;
+
+  @ApiPropertyOptional({ enum: [0, 1], default: 1 })
+  @IsOptional()
+  @IsFormBoolean()
+  is_enabled?: boolean;
+
+  @ApiPropertyOptional({ enum: REDIRECT_STATUS_CODES, default: 302 })
+  @Transform(toNumber)
+  @IsOptional()
+  @IsIn(REDIRECT_STATUS_CODES, { message: 'http_status_code must be one of 301, 302, 307, 308' })
+  http_status_code?: (typeof REDIRECT_STATUS_CODES)[number];
+
+  @ApiPropertyOptional({ description: 'Visitor password, at most 64 characters; empty removes it' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  password?: string;
+
+  @ApiPropertyOptional({ enum: [0, 1], description: 'Use start_date and end_date' })
+  @IsOptional()
+  @IsFormBoolean()
+  schedule?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Y-m-d H:i:s (UTC); empty = open',
+    example: '2026-12-01 00:00:00',
+  })
+  @Trim()
+  @IsOptional()
+  @ValidateIf((o: CreateLinkDto) => isSet(o.start_date))
+  @Matches(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, { message: 'start_date must be Y-m-d H:i:s' })
+  start_date?: string;
+
+  @ApiPropertyOptional({
+    description: 'Y-m-d H:i:s (UTC); empty = open',
+    example: '2026-12-31 23:59:59',
+  })
+  @Trim()
+  @IsOptional()
+  @ValidateIf((o: CreateLinkDto) => isSet(o.end_date))
+  @Matches(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, { message: 'end_date must be Y-m-d H:i:s' })
+  end_date?: string;
+
+  @ApiPropertyOptional({ description: 'Visits allowed; 0 or empty = unlimited' })
+  @Transform(({ value }: { value: unknown }) => (value === '' ? 0 : value))
+  @IsOptional()
+  @IntRange(0, 2_000_000_000)
+  clicks_limit?: number;
+
+  @ApiPropertyOptional({ description: 'Where visitors go once the link expired or hit its limit' })
+  @IsOptional()
+  @ValidateIf((o: CreateLinkDto) => isSet(o.expiration_url))
+  @IsHttpUrl()
+  expiration_url?: string;
+
+  @ApiPropertyOptional({ maxLength: 128 })
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  utm_source?: string;
+
+  @ApiPropertyOptional({ maxLength: 128 })
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  utm_medium?: string;
+
+  @ApiPropertyOptional({ maxLength: 128 })
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  utm_campaign?: string;
+
+  @ApiPropertyOptional({ enum: [0, 1], description: "Append the visitor's query string" })
+  @IsOptional()
+  @IsFormBoolean()
+  forward_query_parameters_is_enabled?: boolean;
+
+  @ApiPropertyOptional({ enum: [0, 1], description: 'Show a warning page before redirecting' })
+  @IsOptional()
+  @IsFormBoolean()
+  sensitive_content?: boolean;
+
+  @ApiPropertyOptional({ enum: ['false', ...TARGETING_TYPES] })
+  @Trim()
+  @IsOptional()
+  @IsIn(['false', '', ...TARGETING_TYPES], {
+    message: `targeting_type must be one of false, ${TARGETING_TYPES.join(', ')}`,
+  })
+  targeting_type?: string;
+
+  @TargetingList('targeting_country_code_key') targeting_country_code_key?: string[];
+  @TargetingList('targeting_country_code_value') targeting_country_code_value?: string[];
+  @TargetingList('targeting_continent_code_key') targeting_continent_code_key?: string[];
+  @TargetingList('targeting_continent_code_value') targeting_continent_code_value?: string[];
+  @TargetingList('targeting_device_type_key') targeting_device_type_key?: string[];
+  @TargetingList('targeting_device_type_value') targeting_device_type_value?: string[];
+  @TargetingList('targeting_os_name_key') targeting_os_name_key?: string[];
+  @TargetingList('targeting_os_name_value') targeting_os_name_value?: string[];
+  @TargetingList('targeting_browser_name_key') targeting_browser_name_key?: string[];
+  @TargetingList('targeting_browser_name_value') targeting_browser_name_value?: string[];
+  @TargetingList('targeting_browser_language_key') targeting_browser_language_key?: string[];
+  @TargetingList('targeting_browser_language_value') targeting_browser_language_value?: string[];
+  @TargetingList('targeting_rotation_key') targeting_rotation_key?: string[];
+  @TargetingList('targeting_rotation_value') targeting_rotation_value?: string[];
+
+  @ApiPropertyOptional({
+    description: 'walink: digits with the country code (a leading + and spaces are dropped)',
+    example: '15551234567',
+  })
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.replace(/[\s()+-]/g, '') : value,
+  )
+  @ValidateIf((o: CreateLinkDto) => o.type === 'walink' || o.phone_number !== undefined)
+  @Required()
+  @Matches(/^[1-9]\d{6,14}$/, {
+    message: 'phone_number must be 7 to 15 digits including the country code',
+  })
+  phone_number?: string;
+
+  @ApiPropertyOptional({ description: 'walink: the prefilled chat message', maxLength: 1024 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  message?: string;
+}

@@ -1,0 +1,201 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import {
+  DOMAIN_CHANGED,
+  type DomainChangedEvent,
+  LINK_CHANGED,
+  type LinkChangedEvent,
+} from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { DomainsRepository, LinksRepository } from '@app/database';
+import { REDIS } from '@app/redis';
+import type Redis from 'ioredis';
+import { compileLink, EdgeLink } from './edge-link';
+import { VisitRecorder } from './visit-recorder.service';
+
+/** A custom domain as the edge routes it. */
+export interface EdgeDomain {
+  id: number;
+  host: string;
+  enabled: boolean;
+  indexUrl: string | null;
+  notFoundUrl: string | null;
+}
+
+export const EDGE_INVALIDATION_CHANNEL = 'linkdock:edge:invalidate';
+
+type Invalidation =
+  | { kind: 'link'; domainId: number; alias: string }
+  | { kind: 'domain'; domainId: number; host: string };
+
+const linkKey = (domainId: number, alias: string): string => `${domainId}/${alias}`;
+
+/**
+ * The in-process cache of links and custom domains that lets the edge answer without the
+ * database. Unknown aliases and hosts are cached too (as null), so a scan costs one query per
+ * address. Entries are dropped on every change event of this process and, when REDIS_URL is set,
+ * on every change published by other instances.
+ */
+@Injectable()
+export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(EdgeCache.name);
+  private readonly links = new Map<string, EdgeLink | null>();
+  private readonly hosts = new Map<string, EdgeDomain | null>();
+  private readonly linkLoads = new Map<string, Promise<EdgeLink | null>>();
+  private readonly hostLoads = new Map<string, Promise<EdgeDomain | null>>();
+  /** Bumped by every invalidation: a load that started before it must not fill the cache. */
+  private epoch = 0;
+  private subscriber: Redis | null = null;
+  private readonly limit: number;
+
+  constructor(
+    private readonly linksRepo: LinksRepository,
+    private readonly domainsRepo: DomainsRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis | null,
+    private readonly recorder: VisitRecorder,
+  ) {
+    this.limit = config.linkCacheSize;
+  }
+
+  onModuleInit(): void {
+    if (!this.redis) {
+      return;
+    }
+    const subscriber = this.redis.duplicate();
+    this.subscriber = subscriber;
+    subscriber.on('message', (_channel: string, message: string) => this.onRemote(message));
+    subscriber.subscribe(EDGE_INVALIDATION_CHANNEL).catch((err: unknown) => {
+      this.logger.warn(`Cannot subscribe to cache invalidations: ${String(err)}`);
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.subscriber && this.subscriber.status !== 'end') {
+      await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
+    }
+  }
+
+  /** undefined = not cached: call loadLink. null = known not to exist. */
+  peekLink(domainId: number, alias: string): EdgeLink | null | undefined {
+    return this.links.get(linkKey(domainId, alias));
+  }
+
+  loadLink(domainId: number, alias: string): Promise<EdgeLink | null> {
+    const key = linkKey(domainId, alias);
+    let load = this.linkLoads.get(key);
+    if (!load) {
+      const epoch = this.epoch;
+      load = this.linksRepo
+        .findByAlias(domainId, alias)
+        .then((row) => {
+          const link = row ? compileLink(row) : null;
+          if (link) {
+            // Visits counted but not yet written are not in the row's `clicks`.
+            link.clicksSinceLoad = this.recorder.unflushed(link.id);
+          }
+          if (epoch === this.epoch) {
+            this.remember(this.links, key, link);
+          }
+          return link;
+        })
+        .finally(() => this.linkLoads.delete(key));
+      this.linkLoads.set(key, load);
+    }
+    return load;
+  }
+
+  peekHost(host: string): EdgeDomain | null | undefined {
+    return this.hosts.get(host);
+  }
+
+  loadHost(host: string): Promise<EdgeDomain | null> {
+    let load = this.hostLoads.get(host);
+    if (!load) {
+      const epoch = this.epoch;
+      load = this.domainsRepo
+        .findByHost(host)
+        .then((rows) => {
+          const row = rows.find((d) => d.is_enabled) ?? rows[0];
+          const domain: EdgeDomain | null = row
+            ? {
+                id: row.id,
+                host: row.host,
+                enabled: row.is_enabled,
+                indexUrl: row.custom_index_url || null,
+                notFoundUrl: row.custom_not_found_url || null,
+              }
+            : null;
+          if (epoch === this.epoch) {
+            this.remember(this.hosts, host, domain);
+          }
+          return domain;
+        })
+        .finally(() => this.hostLoads.delete(host));
+      this.hostLoads.set(host, load);
+    }
+    return load;
+  }
+
+  @OnEvent(LINK_CHANGED)
+  onLinkChanged(event: LinkChangedEvent): void {
+    this.apply({ kind: 'link', domainId: event.domainId, alias: event.alias });
+    this.publish({ kind: 'link', domainId: event.domainId, alias: event.alias });
+    if (event.previous) {
+      this.apply({ kind: 'link', ...event.previous });
+      this.publish({ kind: 'link', ...event.previous });
+    }
+  }
+
+  @OnEvent(DOMAIN_CHANGED)
+  onDomainChanged(event: DomainChangedEvent): void {
+    for (const host of new Set([event.host, event.previousHost ?? event.host])) {
+      this.apply({ kind: 'domain', domainId: event.domainId, host });
+      this.publish({ kind: 'domain', domainId: event.domainId, host });
+    }
+  }
+
+  private apply(change: Invalidation): void {
+    this.epoch += 1;
+    if (change.kind === 'link') {
+      this.links.delete(linkKey(change.domainId, change.alias));
+      return;
+    }
+    this.hosts.delete(change.host);
+    const prefix = `${change.domainId}/`;
+    for (const key of this.links.keys()) {
+      if (key.startsWith(prefix)) {
+        this.links.delete(key);
+      }
+    }
+  }
+
+  private publish(change: Invalidation): void {
+    if (this.redis && this.redis.status === 'ready') {
+      this.redis
+        .publish(EDGE_INVALIDATION_CHANNEL, JSON.stringify(change))
+        .catch((err: unknown) => {
+          this.logger.warn(`Cannot publish a cache invalidation: ${String(err)}`);
+        });
+    }
+  }
+
+  private onRemote(message: string): void {
+    try {
+      const change = JSON.parse(message) as Invalidation;
+      if (change.kind === 'link' || change.kind === 'domain') {
+        this.apply(change);
+      }
+    } catch {
+      this.logger.warn('Ignored a malformed cache invalidation message');
+    }
+  }
+
+  private remember<V>(map: Map<string, V>, key: string, value: V): void {
+    if (map.size >= this.limit) {
+      const oldest = map.keys().next();
+      if (!oldest.done) map.delete(oldest.value);
+    }
+    map.set(key, value);
+  }
+}

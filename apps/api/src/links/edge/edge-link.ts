@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import {
+  LinkEntity,
+  parseLinkSettings,
+  RedirectStatusCode,
+  TargetingRule,
+  TargetingType,
+} from '@app/database';
+
+/** A link compiled for the visitor edge: everything a redirect needs, computed once per load. */
+export interface EdgeLink {
+  id: number;
+  domainId: number;
+  alias: string;
+  enabled: boolean;
+  startMs: number | null;
+  endMs: number | null;
+  statusCode: RedirectStatusCode;
+  /** The destination with the link's UTM parameters applied. */
+  location: string | null;
+  forwardQuery: boolean;
+  clicksLimit: number | null;
+  /** `clicks` as read from the database when this entry was loaded. */
+  clicksAtLoad: number;
+  /** Counted visits of this process since the entry was loaded. */
+  clicksSinceLoad: number;
+  expirationUrl: string | null;
+  passwordHash: string | null;
+  /** Changes whenever the password changes, so old unlock cookies stop working. */
+  passwordTag: string | null;
+  sensitive: boolean;
+  targetingType: TargetingType | null;
+  /** Rules with their destinations' UTM parameters applied; rotation keys are weights. */
+  targeting: TargetingRule[];
+  rotationTotal: number;
+}
+
+/** Adds the link's UTM values to a destination, keeping the destination's own parameters. */
+export function withUtm(
+  destination: string,
+  utm: { source: string | null; medium: string | null; campaign: string | null },
+): string {
+  if (!utm.source && !utm.medium && !utm.campaign) {
+    return destination;
+  }
+  const url = new URL(destination);
+  if (utm.source) url.searchParams.set('utm_source', utm.source);
+  if (utm.medium) url.searchParams.set('utm_medium', utm.medium);
+  if (utm.campaign) url.searchParams.set('utm_campaign', utm.campaign);
+  return url.toString();
+}
+
+export function compileLink(link: LinkEntity): EdgeLink {
+  const settings = parseLinkSettings(link.settings);
+  const targeting = settings.targeting.map((rule) => ({
+    key: rule.key,
+    value: withUtm(rule.value, settings.utm),
+  }));
+  return {
+    id: link.id,
+    domainId: link.domain_id,
+    alias: link.url,
+    enabled: link.is_enabled,
+    startMs: link.start_date ? link.start_date.getTime() : null,
+    endMs: link.end_date ? link.end_date.getTime() : null,
+    statusCode: settings.http_status_code,
+    location: link.location_url ? withUtm(link.location_url, settings.utm) : null,
+    forwardQuery: settings.forward_query_parameters_is_enabled,
+    clicksLimit: settings.clicks_limit,
+    clicksAtLoad: link.clicks,
+    clicksSinceLoad: 0,
+    expirationUrl: settings.expiration_url,
+    passwordHash: link.password_hash,
+    passwordTag: link.password_hash
+      ? createHash('sha256').update(link.password_hash).digest('base64url').slice(0, 16)
+      : null,
+    sensitive: settings.sensitive_content,
+    targetingType: settings.targeting_type,
+    targeting,
+    rotationTotal:
+      settings.targeting_type === 'rotation'
+        ? targeting.reduce((sum, rule) => sum + Number(rule.key), 0)
+        : 0,
+  };
+}

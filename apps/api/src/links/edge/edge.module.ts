@@ -1,0 +1,51 @@
+import { Module, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { APP_CONFIG, type AppConfig, resolveAppSecret } from '@app/config';
+import { EdgeCache } from './edge-cache.service';
+import { EDGE_SECRET } from './edge-secret';
+import { EdgeService } from './edge.service';
+import { VisitorInfo } from './visitor-info';
+import { VisitRecorder } from './visit-recorder.service';
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The visitor edge. Once the app is built it puts EdgeService in front of the HTTP server's
+ * request listener (Express, with Nest inside): requests the edge does not claim go on to it.
+ */
+@Module({
+  providers: [
+    EdgeCache,
+    EdgeService,
+    VisitRecorder,
+    { provide: VisitorInfo, useFactory: () => new VisitorInfo() },
+    {
+      provide: EDGE_SECRET,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => resolveAppSecret(config),
+    },
+  ],
+  exports: [EdgeCache, VisitRecorder, VisitorInfo],
+})
+export class EdgeModule implements OnApplicationBootstrap {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly edge: EdgeService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    const listeners = server.listeners('request') as RequestListener[];
+    if (listeners.length !== 1) {
+      throw new Error(`Expected one request listener (Express), found ${listeners.length}`);
+    }
+    const [next] = listeners;
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!this.edge.handle(req, res)) {
+        next(req, res);
+      }
+    });
+  }
+}

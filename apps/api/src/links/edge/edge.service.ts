@@ -1,0 +1,456 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BlockList } from 'node:net';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { isReservedAlias } from '../alias';
+import { verifyLinkPassword } from '../link-password';
+import { buildTrustedProxies, clientIp } from '@app/common';
+import { EdgeCache, EdgeDomain } from './edge-cache.service';
+import { EdgeLink } from './edge-link';
+import {
+  methodNotAllowedPage,
+  notFoundPage,
+  PAGE_HEADERS,
+  passwordPage,
+  sensitiveContentPage,
+  tooManyAttemptsPage,
+} from './edge-pages';
+import { EDGE_SECRET } from './edge-secret';
+import { VisitorInfo } from './visitor-info';
+import { VisitRecorder } from './visit-recorder.service';
+
+const ALIAS_PATH = /^\/[A-Za-z0-9_-]{3,64}$/;
+const FORM_BODY_LIMIT = 4096;
+const PASSWORD_COOKIE_DAYS = 30;
+const PASSWORD_ATTEMPTS_PER_MINUTE = 10;
+const PERMANENT_CACHE = 'private, max-age=90';
+const TEMPORARY_CACHE = 'no-store';
+
+/** Where a request lands: the main domain (0) or an enabled custom domain. */
+interface Route {
+  domainId: number;
+  domain: EdgeDomain | null;
+}
+
+const MAIN_ROUTE: Route = { domainId: 0, domain: null };
+
+/**
+ * The visitor edge: a plain node:http request handler placed in front of Nest. It answers
+ * `/{alias}` (and the root of custom domains) from the in-process cache, records the visit in
+ * memory and returns; everything else goes on to Nest. `handle` returns false for requests that
+ * are not its own.
+ */
+@Injectable()
+export class EdgeService {
+  private readonly logger = new Logger(EdgeService.name);
+  private readonly mainHost: string;
+  private readonly trusted: BlockList | null;
+  private readonly secureCookies: boolean;
+  private readonly attempts = new Map<string, { count: number; resetAt: number }>();
+
+  constructor(
+    private readonly cache: EdgeCache,
+    private readonly recorder: VisitRecorder,
+    private readonly info: VisitorInfo,
+    @Inject(EDGE_SECRET) private readonly secret: Buffer,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const appUrl = new URL(config.appUrl);
+    this.mainHost = appUrl.hostname.toLowerCase();
+    this.secureCookies = appUrl.protocol === 'https:';
+    this.trusted = buildTrustedProxies(config.trustedProxies);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+      return false;
+    }
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    const query = q === -1 || q === rawUrl.length - 1 ? null : rawUrl.slice(q + 1);
+    const host = hostOf(req);
+    const isMain = host === this.mainHost || host === '';
+
+    if (path === '/') {
+      if (isMain || method === 'POST') {
+        return false;
+      }
+      this.withRoute(host, res, (route) => this.answerRoot(res, route, method === 'HEAD'));
+      return true;
+    }
+    if (!ALIAS_PATH.test(path)) {
+      return false;
+    }
+    const alias = path.slice(1);
+    if (isReservedAlias(alias)) {
+      return false;
+    }
+    if (isMain) {
+      this.withLink(MAIN_ROUTE, alias, req, res, path, query);
+    } else {
+      this.withRoute(host, res, (route) => this.withLink(route, alias, req, res, path, query));
+    }
+    return true;
+  }
+
+  /**
+   * Resolves the Host header to a route, synchronously when cached. A host that is no custom
+   * domain (an IP address, another name of this server) serves the main domain; a custom domain
+   * that is not enabled serves nothing.
+   */
+  private withRoute(host: string, res: ServerResponse, then: (route: Route) => void): void {
+    const cached = this.cache.peekHost(host);
+    if (cached !== undefined) {
+      this.routeTo(cached, res, then);
+      return;
+    }
+    this.cache.loadHost(host).then(
+      (domain) => this.routeTo(domain, res, then),
+      (error: unknown) => this.fail(res, error),
+    );
+  }
+
+  private routeTo(
+    domain: EdgeDomain | null,
+    res: ServerResponse,
+    then: (route: Route) => void,
+  ): void {
+    if (domain === null) {
+      then(MAIN_ROUTE);
+    } else if (domain.enabled) {
+      then({ domainId: domain.id, domain });
+    } else {
+      this.notFound(res, null, false);
+    }
+  }
+
+  private withLink(
+    route: Route,
+    alias: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: string | null,
+  ): void {
+    const cached = this.cache.peekLink(route.domainId, alias);
+    if (cached !== undefined) {
+      this.answer(route, cached, req, res, path, query);
+      return;
+    }
+    this.cache.loadLink(route.domainId, alias).then(
+      (link) => this.answer(route, link, req, res, path, query),
+      (error: unknown) => this.fail(res, error),
+    );
+  }
+
+  /** The root of a custom domain goes to its index URL. */
+  private answerRoot(res: ServerResponse, route: Route, head: boolean): void {
+    if (route.domain?.indexUrl) {
+      redirect(res, 302, route.domain.indexUrl, TEMPORARY_CACHE);
+    } else {
+      this.notFound(res, route.domain, head);
+    }
+  }
+
+  private answer(
+    route: Route,
+    link: EdgeLink | null,
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: string | null,
+  ): void {
+    const head = req.method === 'HEAD';
+    if (link === null || !link.enabled) {
+      this.notFound(res, route.domain, head);
+      return;
+    }
+    const now = Date.now();
+    if (link.startMs !== null && now < link.startMs) {
+      this.notFound(res, route.domain, head);
+      return;
+    }
+    if (
+      (link.endMs !== null && now >= link.endMs) ||
+      (link.clicksLimit !== null && link.clicksAtLoad + link.clicksSinceLoad >= link.clicksLimit)
+    ) {
+      if (link.expirationUrl) {
+        redirect(res, 302, link.expirationUrl, TEMPORARY_CACHE);
+      } else {
+        this.notFound(res, route.domain, head);
+      }
+      return;
+    }
+    const action = query === null ? path : `${path}?${query}`;
+    if (req.method === 'POST') {
+      if (link.passwordHash === null && !link.sensitive) {
+        res.writeHead(405, { ...PAGE_HEADERS, Allow: 'GET, HEAD' });
+        res.end(methodNotAllowedPage());
+        return;
+      }
+      this.answerForm(link, req, res, path, action).catch((error: unknown) =>
+        this.fail(res, error),
+      );
+      return;
+    }
+    if (link.passwordTag !== null && !this.hasPasswordCookie(req, link)) {
+      page(res, 200, passwordPage(action, false), head);
+      return;
+    }
+    if (link.sensitive && readCookie(req, `ld_sc_${link.id}`) !== '1') {
+      page(res, 200, sensitiveContentPage(action), head);
+      return;
+    }
+    const needsGeo =
+      link.targetingType === 'country_code' || link.targetingType === 'continent_code';
+    if (needsGeo && !this.info.geoReady()) {
+      this.info.loadGeo().then(
+        () => this.redirectVisitor(link, req, res, query, head),
+        (error: unknown) => this.fail(res, error),
+      );
+      return;
+    }
+    this.redirectVisitor(link, req, res, query, head);
+  }
+
+  private redirectVisitor(
+    link: EdgeLink,
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: string | null,
+    head: boolean,
+  ): void {
+    let ip: string | null = null;
+    let destination = link.location;
+    if (link.targetingType !== null) {
+      if (link.targetingType === 'country_code' || link.targetingType === 'continent_code') {
+        ip = clientIp(req, this.trusted);
+      }
+      destination = this.target(link, req, ip) ?? destination;
+    }
+    if (destination === null) {
+      this.notFound(res, null, head);
+      return;
+    }
+    if (link.forwardQuery && query !== null) {
+      destination += (destination.includes('?') ? '&' : '?') + query;
+    }
+    const userAgent = req.headers['user-agent'];
+    if (!head && !this.info.isBot(userAgent)) {
+      link.clicksSinceLoad += 1;
+      this.recorder.record({
+        linkId: link.id,
+        at: Date.now(),
+        ip: ip ?? clientIp(req, this.trusted),
+        userAgent: userAgent ?? '',
+        referer: req.headers.referer,
+        acceptLanguage: req.headers['accept-language'],
+        query,
+      });
+    }
+    const permanent = link.statusCode === 301 || link.statusCode === 308;
+    redirect(res, link.statusCode, destination, permanent ? PERMANENT_CACHE : TEMPORARY_CACHE);
+  }
+
+  /** The destination of the first rule matching the visitor, or null to use the default. */
+  private target(link: EdgeLink, req: IncomingMessage, ip: string | null): string | null {
+    switch (link.targetingType) {
+      case 'rotation': {
+        let pick = randomInt(link.rotationTotal);
+        for (const rule of link.targeting) {
+          pick -= Number(rule.key);
+          if (pick < 0) return rule.value;
+        }
+        return null;
+      }
+      case 'country_code': {
+        const country = this.info.geo(ip ?? '').country_code;
+        return link.targeting.find((r) => r.key === country)?.value ?? null;
+      }
+      case 'continent_code': {
+        const continent = this.info.geo(ip ?? '').continent_code;
+        return link.targeting.find((r) => r.key === continent)?.value ?? null;
+      }
+      case 'device_type': {
+        const type = this.info.device(req.headers['user-agent']).device_type;
+        return link.targeting.find((r) => r.key === type)?.value ?? null;
+      }
+      case 'os_name': {
+        const os = this.info.device(req.headers['user-agent']).os_name?.toLowerCase();
+        return link.targeting.find((r) => r.key.toLowerCase() === os)?.value ?? null;
+      }
+      case 'browser_name': {
+        const browser = this.info.device(req.headers['user-agent']).browser_name?.toLowerCase();
+        return link.targeting.find((r) => r.key.toLowerCase() === browser)?.value ?? null;
+      }
+      case 'browser_language': {
+        const language = this.info.language(req.headers['accept-language']);
+        return link.targeting.find((r) => r.key === language)?.value ?? null;
+      }
+      case null:
+        return null;
+    }
+  }
+
+  /** The password form and the sensitive-content confirmation post back to the link itself. */
+  private async answerForm(
+    link: EdgeLink,
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    action: string,
+  ): Promise<void> {
+    const form = await readForm(req);
+    if (form === null) {
+      res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+      res.end('The form is too large.\n');
+      return;
+    }
+    const cookies: string[] = [];
+    if (
+      form.get('type') === 'password' &&
+      link.passwordHash !== null &&
+      link.passwordTag !== null
+    ) {
+      const ip = clientIp(req, this.trusted);
+      if (!this.allowAttempt(`${link.id}|${ip}`)) {
+        page(res, 429, tooManyAttemptsPage(), false, { 'Retry-After': '60' });
+        return;
+      }
+      if (!(await verifyLinkPassword(form.get('password') ?? '', link.passwordHash))) {
+        page(res, 403, passwordPage(action, true), false);
+        return;
+      }
+      cookies.push(
+        this.cookie(`ld_pw_${link.id}`, this.passwordToken(link), path, PASSWORD_COOKIE_DAYS),
+      );
+    } else if (form.get('type') === 'sensitive_content' && link.sensitive) {
+      cookies.push(this.cookie(`ld_sc_${link.id}`, '1', path, 365));
+    }
+    res.writeHead(303, { Location: action, 'Cache-Control': 'no-store', 'Set-Cookie': cookies });
+    res.end();
+  }
+
+  private allowAttempt(key: string): boolean {
+    const now = Date.now();
+    const entry = this.attempts.get(key);
+    if (!entry || entry.resetAt <= now) {
+      if (this.attempts.size > 100_000) this.attempts.clear();
+      this.attempts.set(key, { count: 1, resetAt: now + 60_000 });
+      return true;
+    }
+    entry.count += 1;
+    return entry.count <= PASSWORD_ATTEMPTS_PER_MINUTE;
+  }
+
+  private passwordToken(link: EdgeLink): string {
+    return createHmac('sha256', this.secret)
+      .update(`link-password|${link.id}|${link.passwordTag ?? ''}`)
+      .digest('base64url');
+  }
+
+  private hasPasswordCookie(req: IncomingMessage, link: EdgeLink): boolean {
+    const value = readCookie(req, `ld_pw_${link.id}`);
+    if (value === null) {
+      return false;
+    }
+    const expected = Buffer.from(this.passwordToken(link));
+    const actual = Buffer.from(value);
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  private cookie(name: string, value: string, path: string, days: number): string {
+    const secure = this.secureCookies ? '; Secure' : '';
+    return `${name}=${value}; Max-Age=${days * 86400}; Path=${path}; HttpOnly; SameSite=Lax${secure}`;
+  }
+
+  private notFound(res: ServerResponse, domain: EdgeDomain | null, head: boolean): void {
+    if (domain?.notFoundUrl) {
+      redirect(res, 302, domain.notFoundUrl, TEMPORARY_CACHE);
+      return;
+    }
+    page(res, 404, notFoundPage(), head);
+  }
+
+  private fail(res: ServerResponse, error: unknown): void {
+    this.logger.error(
+      `Visitor request failed: ${error instanceof Error ? error.stack : String(error)}`,
+    );
+    if (!res.headersSent) {
+      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' });
+      res.end('Temporarily unavailable, try again in a moment.\n');
+    } else {
+      res.destroy();
+    }
+  }
+}
+
+/** The Host header's name, lower-case, without port; '' when absent or malformed. */
+function hostOf(req: IncomingMessage): string {
+  const header = req.headers.host;
+  if (!header) {
+    return '';
+  }
+  let host = header.toLowerCase();
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end === -1 ? '' : host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(':');
+  if (colon !== -1) {
+    host = host.slice(0, colon);
+  }
+  return host.endsWith('.') ? host.slice(0, -1) : host;
+}
+
+function redirect(res: ServerResponse, status: number, location: string, cache: string): void {
+  res.writeHead(status, { Location: location, 'Cache-Control': cache, 'Content-Length': '0' });
+  res.end();
+}
+
+function page(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  head: boolean,
+  extra: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    ...PAGE_HEADERS,
+    ...extra,
+    'Content-Length': Buffer.byteLength(html),
+    'X-Request-Id': randomUUID(),
+  });
+  res.end(head ? undefined : html);
+}
+
+function readCookie(req: IncomingMessage, name: string): string | null {
+  const header = req.headers.cookie;
+  if (!header) {
+    return null;
+  }
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) {
+      return part.slice(eq + 1).trim();
+    }
+  }
+  return null;
+}
+
+/** A small urlencoded form body, or null when it is larger than the limit. */
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_BODY_LIMIT) {
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}

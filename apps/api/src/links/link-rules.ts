@@ -1,0 +1,140 @@
+import { Problem } from '@app/common';
+import { TargetingRule, TargetingType, TARGETING_TYPES } from '@app/database';
+import { isHttpUrl } from '@app/common';
+import { MAX_TARGETING_RULES } from './dto/create-link.dto';
+
+export const CONTINENT_CODES = ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA'] as const;
+export const DEVICE_TYPES = ['desktop', 'mobile', 'tablet'] as const;
+
+/** The targeting fields of a create or update body, keyed by name. */
+export type TargetingInput = Partial<Record<string, string[] | undefined>>;
+
+/**
+ * Reads `targeting_<type>_key[]` / `_value[]` into rules, or problems naming the field at fault.
+ * Keys are normalised so the edge can compare them directly with the visitor's attributes.
+ */
+export function parseTargeting(
+  type: TargetingType,
+  body: TargetingInput,
+  problems: Problem[],
+): TargetingRule[] {
+  const keyField = `targeting_${type}_key`;
+  const valueField = `targeting_${type}_value`;
+  const keys = body[keyField] ?? [];
+  const values = body[valueField] ?? [];
+  if (keys.length === 0) {
+    problems.push({
+      title: `${keyField} needs at least one rule for targeting_type ${type}`,
+      field: keyField,
+    });
+    return [];
+  }
+  if (keys.length !== values.length) {
+    problems.push({
+      title: `${keyField} and ${valueField} must have the same number of entries (${keys.length} and ${values.length})`,
+      field: valueField,
+    });
+    return [];
+  }
+  if (keys.length > MAX_TARGETING_RULES) {
+    problems.push({ title: `At most ${MAX_TARGETING_RULES} targeting rules`, field: keyField });
+    return [];
+  }
+  const rules: TargetingRule[] = [];
+  keys.forEach((rawKey, i) => {
+    const key = normaliseTargetingKey(type, rawKey.trim());
+    const value = (values[i] ?? '').trim();
+    if (key === null) {
+      problems.push({ title: `${keyField}[${i}]: ${describeKey(type)}`, field: keyField });
+    }
+    if (!isHttpUrl(value) || value.length > 2048) {
+      problems.push({
+        title: `${valueField}[${i}] must be an http:// or https:// URL with a host`,
+        field: valueField,
+      });
+    }
+    if (key !== null) {
+      rules.push({ key, value });
+    }
+  });
+  return rules;
+}
+
+export function isTargetingType(value: string): value is TargetingType {
+  return (TARGETING_TYPES as readonly string[]).includes(value);
+}
+
+function normaliseTargetingKey(type: TargetingType, key: string): string | null {
+  switch (type) {
+    case 'country_code':
+      return /^[A-Za-z]{2}$/.test(key) ? key.toUpperCase() : null;
+    case 'continent_code': {
+      const upper = key.toUpperCase();
+      return (CONTINENT_CODES as readonly string[]).includes(upper) ? upper : null;
+    }
+    case 'device_type': {
+      const lower = key.toLowerCase();
+      return (DEVICE_TYPES as readonly string[]).includes(lower) ? lower : null;
+    }
+    case 'os_name':
+    case 'browser_name':
+      return key !== '' && key.length <= 64 ? key : null;
+    case 'browser_language':
+      return /^[A-Za-z]{2,3}$/.test(key) ? key.toLowerCase() : null;
+    case 'rotation':
+      return /^\d{1,4}$/.test(key) && Number(key) >= 1 && Number(key) <= 1000
+        ? String(Number(key))
+        : null;
+  }
+}
+
+function describeKey(type: TargetingType): string {
+  switch (type) {
+    case 'country_code':
+      return 'a two-letter ISO 3166-1 country code, e.g. US';
+    case 'continent_code':
+      return `a continent code, one of ${CONTINENT_CODES.join(', ')}`;
+    case 'device_type':
+      return `a device type, one of ${DEVICE_TYPES.join(', ')}`;
+    case 'os_name':
+      return 'an operating system name such as Windows, iOS or Android (at most 64 characters)';
+    case 'browser_name':
+      return 'a browser name such as Chrome, Firefox or Safari (at most 64 characters)';
+    case 'browser_language':
+      return 'a two- or three-letter language code, e.g. en';
+    case 'rotation':
+      return 'a whole-number weight from 1 to 1000';
+  }
+}
+
+/** The wa.me address of a chat link. */
+export function whatsappUrl(phoneNumber: string, message: string | null | undefined): string {
+  return message
+    ? `https://wa.me/${phoneNumber}?text=${encodeURIComponent(message)}`
+    : `https://wa.me/${phoneNumber}`;
+}
+
+/** Reads a wa.me or api.whatsapp.com/send address back into number and message. */
+export function parseWhatsappUrl(
+  value: string,
+): { phoneNumber: string; message: string | null } | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:') {
+    return null;
+  }
+  let phone: string | null = null;
+  if (url.hostname === 'wa.me') {
+    phone = url.pathname.slice(1);
+  } else if (url.hostname === 'api.whatsapp.com' && url.pathname === '/send') {
+    phone = url.searchParams.get('phone');
+  }
+  if (phone === null || !/^[1-9]\d{6,14}$/.test(phone)) {
+    return null;
+  }
+  return { phoneNumber: phone, message: url.searchParams.get('text') };
+}

@@ -1,0 +1,68 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { formatDateTime } from '@app/common';
+import { LinkEntity, LinkSettings, parseLinkSettings, TARGETING_TYPES } from '@app/database';
+
+export class LinkResponse {
+  @ApiProperty({ example: 1 }) id!: number;
+  @ApiProperty({ enum: ['link', 'walink', 'static'], example: 'link' }) type!: string;
+  @ApiProperty({ example: 'spring-sale', description: 'The alias' }) url!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'https://example.com/page' })
+  location_url!: string | null;
+  @ApiProperty({ example: 'https://links.example.com/spring-sale' }) full_url!: string;
+  @ApiProperty({ example: 0, description: '0 = the main domain' }) domain_id!: number;
+  @ApiProperty({ type: Number, nullable: true, example: null }) project_id!: number | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'http_status_code, password (whether one is set), sensitive_content, schedule, clicks_limit, expiration_url, forward_query_parameters_is_enabled, utm {source, medium, campaign}, targeting_type (false when off) and targeting_<type> [{key, value}]; walinks add phone_number and message',
+  })
+  settings!: Record<string, unknown>;
+  @ApiProperty({ example: 10 }) clicks!: number;
+  @ApiProperty({ example: true }) is_enabled!: boolean;
+  @ApiProperty({ type: String, nullable: true, example: null }) start_date!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null }) end_date!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null }) last_datetime!: string | null;
+  @ApiProperty({ example: '2026-11-21 10:00:00' }) datetime!: string;
+}
+
+/** The settings as clients see them: the password hash never leaves, only whether one is set. */
+export function toSettingsResponse(
+  settings: LinkSettings,
+  hasPassword: boolean,
+): Record<string, unknown> {
+  const { targeting, targeting_type, phone_number, message, ...rest } = settings;
+  const out: Record<string, unknown> = {
+    ...rest,
+    password: hasPassword,
+    targeting_type: targeting_type ?? false,
+  };
+  for (const type of TARGETING_TYPES) {
+    out[`targeting_${type}`] = type === targeting_type ? targeting : [];
+  }
+  if (phone_number !== undefined) {
+    out.phone_number = phone_number;
+    out.message = message ?? null;
+  }
+  return out;
+}
+
+/** `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host). */
+export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse {
+  return {
+    id: link.id,
+    type: link.type,
+    url: link.url,
+    location_url: link.location_url,
+    full_url: `${baseUrl}/${link.url}`,
+    domain_id: link.domain_id,
+    project_id: link.project_id,
+    settings: toSettingsResponse(parseLinkSettings(link.settings), link.password_hash !== null),
+    clicks: link.clicks,
+    is_enabled: link.is_enabled,
+    start_date: formatDateTime(link.start_date),
+    end_date: formatDateTime(link.end_date),
+    last_datetime: formatDateTime(link.last_datetime),
+    datetime: formatDateTime(link.datetime),
+  };
+}

@@ -1,0 +1,20 @@
+import { ListSpec } from '@app/common';
+import { LINK_TYPES } from '@app/database';
+
+export const LINKS_LIST: ListSpec = {
+  searchBy: ['url', 'location_url'],
+  orderBy: {
+    link_id: 'id',
+    datetime: 'datetime',
+    last_datetime: 'last_datetime',
+    clicks: 'clicks',
+    url: 'url',
+  },
+  datetimeFields: ['datetime', 'last_datetime'],
+  filters: {
+    is_enabled: { kind: 'boolean' },
+    type: { kind: 'enum', values: LINK_TYPES },
+    project_id: { kind: 'integer' },
+    domain_id: { kind: 'integer' },
+  },
+};

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { LinksController } from './links.controller';
+import { LinksService } from './links.service';
+
+@Module({
+  controllers: [LinksController],
+  providers: [LinksService],
+  exports: [LinksService],
+})
+export class LinksModule {}

@@ -1,0 +1,56 @@
+/** How a link reaches its visitors: stored as JSON in `links.settings`. */
+export const REDIRECT_STATUS_CODES = [301, 302, 307, 308] as const;
+export type RedirectStatusCode = (typeof REDIRECT_STATUS_CODES)[number];
+
+export const TARGETING_TYPES = [
+  'country_code',
+  'continent_code',
+  'device_type',
+  'os_name',
+  'browser_name',
+  'browser_language',
+  'rotation',
+] as const;
+export type TargetingType = (typeof TARGETING_TYPES)[number];
+
+/** For `rotation` the key is an integer weight; otherwise the visitor attribute to match. */
+export interface TargetingRule {
+  key: string;
+  value: string;
+}
+
+export interface LinkSettings {
+  http_status_code: RedirectStatusCode;
+  sensitive_content: boolean;
+  schedule: boolean;
+  clicks_limit: number | null;
+  expiration_url: string | null;
+  forward_query_parameters_is_enabled: boolean;
+  utm: { source: string | null; medium: string | null; campaign: string | null };
+  targeting_type: TargetingType | null;
+  targeting: TargetingRule[];
+  /** walink only. */
+  phone_number?: string;
+  message?: string | null;
+}
+
+export function defaultLinkSettings(): LinkSettings {
+  return {
+    http_status_code: 302,
+    sensitive_content: false,
+    schedule: false,
+    clicks_limit: null,
+    expiration_url: null,
+    forward_query_parameters_is_enabled: false,
+    utm: { source: null, medium: null, campaign: null },
+    targeting_type: null,
+    targeting: [],
+  };
+}
+
+/** Reads stored settings, filling keys that older rows may lack. */
+export function parseLinkSettings(json: string): LinkSettings {
+  const stored = JSON.parse(json) as Partial<LinkSettings>;
+  const defaults = defaultLinkSettings();
+  return { ...defaults, ...stored, utm: { ...defaults.utm, ...stored.utm } };
+}
