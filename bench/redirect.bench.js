@@ -28,9 +28,8 @@ function parseArgs(argv) {
 
 function load(url, seconds, headers = {}) {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections, duration: seconds, headers, pipelining: 1 },
-      (err, result) => (err ? reject(err) : resolve(result)),
+    autocannon({ url, connections, duration: seconds, headers, pipelining: 1 }, (err, result) =>
+      err ? reject(err) : resolve(result),
     );
   });
 }
@@ -42,7 +41,13 @@ function summary(result) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     redirects,
-    other: result['1xx'] + result['2xx'] + result['4xx'] + result['5xx'] + result.errors + result.timeouts,
+    other:
+      result['1xx'] +
+      result['2xx'] +
+      result['4xx'] +
+      result['5xx'] +
+      result.errors +
+      result.timeouts,
   };
 }
 
@@ -66,7 +71,9 @@ function exitOf(child) {
 
 async function rawBaseline() {
   const port = 3901;
-  const child = fork(join(__dirname, 'raw-http-server.js'), [], { env: { ...process.env, PORT: String(port) } });
+  const child = fork(join(__dirname, 'raw-http-server.js'), [], {
+    env: { ...process.env, PORT: String(port) },
+  });
   await new Promise((resolve) => child.once('message', resolve));
   await load(`http://127.0.0.1:${port}/`, 2);
   const result = summary(await load(`http://127.0.0.1:${port}/`, duration));
@@ -99,7 +106,10 @@ async function linkdock() {
     env.DATABASE_URL = `${base}${base.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
     env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
   }
-  const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   server.stdout.on('data', (chunk) => (output += chunk));
   const base = `http://127.0.0.1:${port}`;
@@ -111,7 +121,8 @@ async function linkdock() {
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ location_url: 'https://example.com/landing', url: 'bench-link' }),
   });
-  if (created.status !== 201) throw new Error(`creating the link failed: ${created.status} ${await created.text()}`);
+  if (created.status !== 201)
+    throw new Error(`creating the link failed: ${created.status} ${await created.text()}`);
   const linkId = (await created.json()).data.id;
 
   const headers = { 'user-agent': BROWSER_UA, 'accept-language': 'en-US,en;q=0.9' };
@@ -127,7 +138,9 @@ async function linkdock() {
   const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
   if (schema) {
     const { Client } = require('pg');
-    const client = new Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' });
+    const client = new Client({
+      connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    });
     await client.connect();
     await client.query(`DROP SCHEMA ${schema} CASCADE`);
     await client.end();
@@ -141,7 +154,9 @@ async function countVisits(kind, dataDir, url, linkId) {
     const { Client } = require('pg');
     const client = new Client({ connectionString: url });
     await client.connect();
-    const visits = await client.query('SELECT COUNT(*)::int AS n FROM visits WHERE link_id = $1', [linkId]);
+    const visits = await client.query('SELECT COUNT(*)::int AS n FROM visits WHERE link_id = $1', [
+      linkId,
+    ]);
     const clicks = await client.query('SELECT clicks FROM links WHERE id = $1', [linkId]);
     await client.end();
     return { visits: visits.rows[0].n, clicks: clicks.rows[0].clicks };
@@ -155,7 +170,9 @@ async function countVisits(kind, dataDir, url, linkId) {
 }
 
 (async () => {
-  console.log(`bench:redirect  ${connections} connections, ${duration} s per run, database ${db}, node ${process.version}`);
+  console.log(
+    `bench:redirect  ${connections} connections, ${duration} s per run, database ${db}, node ${process.version}`,
+  );
   const raw = await rawBaseline();
   const edge = await linkdock();
   const row = (name, r) =>
@@ -165,7 +182,7 @@ async function countVisits(kind, dataDir, url, linkId) {
   console.log(`edge / baseline: ${((edge.result.rps / raw.rps) * 100).toFixed(1)} %`);
   console.log(
     `redirects seen by the client ${edge.clientSaw} (requests still in flight when a run ends are not seen)\n` +
-    `counted redirects ${edge.counted}   recorded visits ${edge.stored.visits}   links.clicks ${edge.stored.clicks}   ` +
+      `counted redirects ${edge.counted}   recorded visits ${edge.stored.visits}   links.clicks ${edge.stored.clicks}   ` +
       `${edge.counted === edge.stored.visits && edge.stored.visits === edge.stored.clicks ? 'MATCH' : 'MISMATCH'}   (server exit ${edge.exit})`,
   );
   const goal = edge.result.rps >= 30_000 && edge.result.p99 <= 5;

@@ -24,20 +24,20 @@ export function parseTargeting(
   const values = body[valueField] ?? [];
   if (keys.length === 0) {
     problems.push({
-      title: `${keyField} needs at least one rule for targeting_type ${type}`,
+      title: `${keyField} needs at least one rule for targeting_type ${type}.`,
       field: keyField,
     });
     return [];
   }
   if (keys.length !== values.length) {
     problems.push({
-      title: `${keyField} and ${valueField} must have the same number of entries (${keys.length} and ${values.length})`,
+      title: `${keyField} and ${valueField} must have the same number of entries (${keys.length} and ${values.length}).`,
       field: valueField,
     });
     return [];
   }
   if (keys.length > MAX_TARGETING_RULES) {
-    problems.push({ title: `At most ${MAX_TARGETING_RULES} targeting rules`, field: keyField });
+    problems.push({ title: `At most ${MAX_TARGETING_RULES} targeting rules.`, field: keyField });
     return [];
   }
   const rules: TargetingRule[] = [];
@@ -45,11 +45,11 @@ export function parseTargeting(
     const key = normaliseTargetingKey(type, rawKey.trim());
     const value = (values[i] ?? '').trim();
     if (key === null) {
-      problems.push({ title: `${keyField}[${i}]: ${describeKey(type)}`, field: keyField });
+      problems.push({ title: `${keyField}[${i}]: ${describeKey(type)}.`, field: keyField });
     }
     if (!isHttpUrl(value) || value.length > 2048) {
       problems.push({
-        title: `${valueField}[${i}] must be an http:// or https:// URL with a host`,
+        title: `${valueField}[${i}] must be an http:// or https:// URL with a host.`,
         field: valueField,
       });
     }

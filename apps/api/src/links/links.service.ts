@@ -215,7 +215,7 @@ export class LinksService {
   private async checkDomain(actor: Actor, domainId: number, problems: Problem[]): Promise<number> {
     if (domainId !== 0 && !(await this.domains.findOwned(actor.ownerId, domainId))) {
       problems.push({
-        title: 'domain_id is not one of your domains (0 = the main domain)',
+        title: 'domain_id is not one of your domains (0 = the main domain).',
         field: 'domain_id',
         code: 'invalid_reference',
       });
@@ -233,7 +233,7 @@ export class LinksService {
     }
     if (!(await this.projects.findOwned(actor.ownerId, projectId))) {
       problems.push({
-        title: 'project_id is not one of your projects',
+        title: 'project_id is not one of your projects.',
         field: 'project_id',
         code: 'invalid_reference',
       });
@@ -249,13 +249,13 @@ export class LinksService {
   ): Promise<void> {
     if (isReservedAlias(alias)) {
       problems.push({
-        title: `The alias "${alias}" is reserved by the service; choose another`,
+        title: `The alias "${alias}" is reserved by the service; choose another.`,
         field: 'url',
         code: 'alias_reserved',
       });
     } else if (await this.links.aliasTaken(domainId, alias, exceptId)) {
       problems.push({
-        title: `The alias "${alias}" is already taken on this domain`,
+        title: `The alias "${alias}" is already taken on this domain.`,
         field: 'url',
         code: 'alias_taken',
       });
@@ -284,7 +284,7 @@ export class LinksService {
     const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
     if (host === this.mainHost || (await this.domains.findEnabledByHost(host))) {
       problems.push({
-        title: `${field} must not point back at this link service (${host})`,
+        title: `${field} must not point back at this link service (${host}).`,
         field,
       });
     }
@@ -300,14 +300,14 @@ export class LinksService {
       const parsed = parseWhatsappUrl(locationUrl);
       if (!parsed) {
         problems.push({
-          title: 'location_url of a walink must be https://wa.me/<number>?text=<message>',
+          title: 'location_url of a walink must be https://wa.me/<number>?text=<message>.',
           field: 'location_url',
         });
       }
       return parsed;
     }
     if (!phoneNumber) {
-      problems.push({ title: 'phone_number is required', field: 'phone_number' });
+      problems.push({ title: 'phone_number is required.', field: 'phone_number' });
       return null;
     }
     return { phoneNumber, message: message || null };
@@ -360,10 +360,10 @@ export class LinksService {
       return { start: null, end: null };
     }
     if (start === null && end === null) {
-      problems.push({ title: 'schedule needs start_date, end_date or both', field: 'start_date' });
+      problems.push({ title: 'schedule needs start_date, end_date or both.', field: 'start_date' });
     }
     if (start !== null && end !== null && end <= start) {
-      problems.push({ title: 'end_date must be after start_date', field: 'end_date' });
+      problems.push({ title: 'end_date must be after start_date.', field: 'end_date' });
     }
     return { start, end };
   }
@@ -374,7 +374,7 @@ export class LinksService {
     }
     const date = parseDateTime(value);
     if (date === null) {
-      problems.push({ title: `${field} is not a real date and time (Y-m-d H:i:s)`, field });
+      problems.push({ title: `${field} is not a real date and time (Y-m-d H:i:s).`, field });
     }
     return date;
   }

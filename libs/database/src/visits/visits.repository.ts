@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EntityManager, Repository } from 'typeorm';
 import { toDbDateTime } from '../db-values';
-import { LinkEntity } from '../links/link.entity';
 import { VisitEntity } from './visit.entity';
 
 export type NewVisit = Omit<VisitEntity, 'id' | 'link'>;
