@@ -16,6 +16,7 @@ import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import type Redis from 'ioredis';
 import { LoggerModule } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
+import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { loggerModuleParams } from './logger-options';
 import { ProjectsModule } from './projects/projects.module';
@@ -49,6 +50,7 @@ export class AppModule {
         HealthModule,
         UsersModule,
         ProjectsModule,
+        DomainsModule,
         ...extraModules,
       ],
       providers: [

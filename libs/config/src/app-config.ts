@@ -12,6 +12,11 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Email of the admin user created on the first start. */
   adminEmail: string;
+  /**
+   * DNS servers (`ip` or `ip:port`, IPv6 as `[ip]:port`) used to check custom-domain TXT records;
+   * null = the system's resolvers.
+   */
+  dnsServers: string[] | null;
 }
 
 export type DatabaseConfig =

@@ -26,6 +26,7 @@ describe(loadConfig.name, () => {
       apiRateLimit: 600,
       logLevel: 'info',
       adminEmail: 'admin@linkdock.local',
+      dnsServers: null,
     });
   });
 
@@ -45,6 +46,7 @@ describe(loadConfig.name, () => {
         API_RATE_LIMIT: '120',
         LOG_LEVEL: 'DEBUG',
         ADMIN_EMAIL: 'Root@Example.COM',
+        DNS_SERVERS: ' 1.1.1.1, 127.0.0.1:5353 ',
       }),
     ).toEqual({
       port: 8080,
@@ -56,6 +58,7 @@ describe(loadConfig.name, () => {
       apiRateLimit: 120,
       logLevel: 'debug',
       adminEmail: 'root@example.com',
+      dnsServers: ['1.1.1.1', '127.0.0.1:5353'],
     });
   });
 
@@ -69,6 +72,13 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ APP_URL: 'http://10.0.0.5:8080/a/b' }).appUrl).toBe(
       'http://10.0.0.5:8080/a/b',
     );
+  });
+
+  it('reads DNS_SERVERS with IPv6 addresses, bracketed when a port follows', () => {
+    expect(
+      loadConfig({ DNS_SERVERS: '2606:4700:4700::1111,[::1]:1053,[2001:db8::2],9.9.9.9:53' })
+        .dnsServers,
+    ).toEqual(['2606:4700:4700::1111', '[::1]:1053', '[2001:db8::2]', '9.9.9.9:53']);
   });
 
   it.each([
@@ -122,6 +132,13 @@ describe(loadConfig.name, () => {
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
     ],
     ['ADMIN_EMAIL', 'nope', 'ADMIN_EMAIL must be an email address (got "nope")'],
+    ...['dns.example.com', '1.1.1.1:0', '1.1.1.1:70000', '1.1.1.1,', '::1:53x', '300.1.1.1'].map(
+      (value) => [
+        'DNS_SERVERS',
+        value,
+        `DNS_SERVERS must be a comma-separated list of IP addresses, each optionally with a port, such as 1.1.1.1,127.0.0.1:5353,[2606:4700:4700::1111]:53 (got "${value}")`,
+      ],
+    ),
   ])('rejects %s=%s with an error naming the variable', (name, value, problem) => {
     const error = configErrorOf({ [name]: value });
 

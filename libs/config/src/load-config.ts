@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel } from './app-config';
 
@@ -43,11 +44,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!EMAIL.test(adminEmail)) {
     problems.push(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
   }
+  const dnsServers = parseDnsServers(get('DNS_SERVERS'), problems);
 
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
-  return { port, host, appUrl, database, dataDir, redisUrl, apiRateLimit, logLevel, adminEmail };
+  return {
+    port,
+    host,
+    appUrl,
+    database,
+    dataDir,
+    redisUrl,
+    apiRateLimit,
+    logLevel,
+    adminEmail,
+    dnsServers,
+  };
 }
 
 function parseInteger(
@@ -146,4 +159,43 @@ function parseLogLevel(raw: string | undefined, problems: string[]): LogLevel {
     return 'info';
   }
   return level;
+}
+
+/** `ip`, `ip:port`, `[ipv6]` or `[ipv6]:port`, comma-separated: what node's Resolver.setServers takes. */
+function parseDnsServers(raw: string | undefined, problems: string[]): string[] | null {
+  if (raw === undefined) {
+    return null;
+  }
+  const servers = raw.split(',').map((s) => s.trim());
+  const bad = servers.filter((server) => !isDnsServer(server));
+  if (bad.length > 0) {
+    problems.push(
+      `DNS_SERVERS must be a comma-separated list of IP addresses, each optionally with a port, such as 1.1.1.1,127.0.0.1:5353,[2606:4700:4700::1111]:53 (got "${raw}")`,
+    );
+    return null;
+  }
+  return servers;
+}
+
+function isDnsServer(server: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(server);
+  const plain = /^([^:]+)(?::(\d+))?$/.exec(server);
+  let address: string;
+  let port: string | undefined;
+  if (bracketed) {
+    [, address, port] = bracketed;
+    if (isIP(address) !== 6) {
+      return false;
+    }
+  } else if (plain) {
+    [, address, port] = plain;
+    if (isIP(address) !== 4) {
+      return false;
+    }
+  } else {
+    return isIP(server) === 6;
+  }
+  return (
+    port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)
+  );
 }
