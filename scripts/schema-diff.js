@@ -8,9 +8,18 @@ const { DataSource } = require('typeorm');
   const kind = process.argv[2];
   let db;
   if (kind === 'sqlite') db = { type: 'sqlite', path: ':memory:' };
-  else db = { type: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/test', schema: 'gen_' + process.pid };
+  else
+    db = {
+      type: 'postgres',
+      url: 'postgres://postgres@127.0.0.1:5432/test',
+      schema: 'gen_' + process.pid,
+    };
   if (kind !== 'sqlite') {
-    const pg = require('pg'); const c = new pg.Client({connectionString: db.url}); await c.connect(); await c.query(`CREATE SCHEMA ${db.schema}`); await c.end();
+    const pg = require('pg');
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    await c.query(`CREATE SCHEMA ${db.schema}`);
+    await c.end();
   }
   const ds = new DataSource(buildDataSourceOptions(db));
   await ds.initialize();
@@ -20,6 +29,13 @@ const { DataSource } = require('typeorm');
   for (const q of log.downQueries.reverse()) console.log('DOWN ' + q.query);
   await ds.destroy();
   if (kind !== 'sqlite') {
-    const pg = require('pg'); const c = new pg.Client({connectionString: db.url}); await c.connect(); await c.query(`DROP SCHEMA ${db.schema} CASCADE`); await c.end();
+    const pg = require('pg');
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    await c.query(`DROP SCHEMA ${db.schema} CASCADE`);
+    await c.end();
   }
-})().catch(e => { console.error(e); process.exit(1); });
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
