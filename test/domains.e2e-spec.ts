@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DOMAIN_CHANGED } from '@app/common';
-import { LinkEntity } from '@app/database';
+import { DomainEntity, LinkEntity } from '@app/database';
 import { createTestApp, startTestDnsServer, TestApp, TestDnsServer, TestUser } from '@app/testing';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -499,6 +499,30 @@ describe('Domains', () => {
       expect(again.body).toEqual({ errors: [{ ...inUse, field: 'is_enabled' }] });
       expect(await getDomain(mine)).toMatchObject({ is_enabled: false });
     });
+  });
+
+  it('lets the database keep a host enabled for one account at most', async () => {
+    const domains = t.dataSource.getRepository(DomainEntity);
+    const row = (userId: number, isEnabled: boolean) =>
+      domains.insert({
+        user_id: userId,
+        scheme: 'https://',
+        host: 'race.example.com',
+        custom_index_url: '',
+        custom_not_found_url: '',
+        is_enabled: isEnabled,
+        verification_token: 'x',
+        verified_datetime: new Date(),
+        datetime: new Date(),
+        last_datetime: null,
+      });
+    await row(owner.id, true);
+    await row(stranger.id, false);
+    const third = await t.createUser();
+    await expect(row(third.id, true)).rejects.toMatchObject({
+      driverError: { code: expect.stringMatching(/^(SQLITE_CONSTRAINT_UNIQUE|23505)$/) },
+    });
+    expect(await domains.countBy({ host: 'race.example.com' })).toBe(2);
   });
 
   describe('tls-check', () => {

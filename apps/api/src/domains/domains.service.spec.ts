@@ -2,6 +2,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Actor } from '@app/auth';
 import { Clock, DOMAIN_CHANGED, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { DomainEntity, DomainsRepository } from '@app/database';
+import { QueryFailedError } from 'typeorm';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { DnsTxtResolver, TxtLookup } from './dns-txt.resolver';
 import { DomainVerifier } from './domain-verifier';
@@ -34,7 +35,15 @@ class FakeDomainsRepository implements DomainsPort {
     return Promise.resolve(id);
   }
 
+  /** The error the next save fails with, as the database would raise it. */
+  failNextSave: Error | null = null;
+
   save(entity: DomainEntity): Promise<DomainEntity> {
+    if (this.failNextSave) {
+      const error = this.failNextSave;
+      this.failNextSave = null;
+      return Promise.reject(error);
+    }
     const index = this.rows.findIndex((d) => d.id === entity.id);
     this.rows[index] = Object.assign(new DomainEntity(), entity);
     return Promise.resolve(entity);
@@ -78,6 +87,13 @@ const NOT_FOUND: ErrorEntry[] = [
     code: 'domain_not_found',
   },
 ];
+
+function uniqueViolation(): QueryFailedError {
+  const driverError = Object.assign(new Error('UNIQUE constraint failed: domains.host'), {
+    code: 'SQLITE_CONSTRAINT_UNIQUE',
+  });
+  return new QueryFailedError('UPDATE "domains" …', [], driverError);
+}
 
 function domain(values: Partial<DomainEntity> & { id: number; user_id: number }): DomainEntity {
   return Object.assign(new DomainEntity(), {
@@ -282,6 +298,18 @@ describe(DomainsService.name, () => {
       ]);
     });
 
+    it('answers domain_host_in_use when another account enabled the host meanwhile', async () => {
+      await service.update(ACTOR, 6, { is_enabled: false });
+      events.length = 0;
+      repository.failNextSave = uniqueViolation();
+
+      expect(await rejectionEntries(service.update(ACTOR, 6, { is_enabled: true }))).toEqual([
+        expect.objectContaining({ field: 'is_enabled', code: 'domain_host_in_use' }),
+      ]);
+      expect(repository.rows[1].is_enabled).toBe(false);
+      expect(events).toEqual([]);
+    });
+
     it('refuses to move to a host the owner already has', async () => {
       expect(await rejectionEntries(service.update(ACTOR, 5, { host: 'on.example.com' }))).toEqual([
         {
@@ -369,6 +397,29 @@ describe(DomainsService.name, () => {
       ]);
       expect(repository.rows[0]).toEqual(domain({ id: 5, user_id: 2 }));
       expect(events).toEqual([]);
+    });
+
+    it('answers domain_host_in_use when another account enabled the host meanwhile', async () => {
+      resolver.answers.set(name, { found: [`linkdock-verify=${TOKEN}`] });
+      repository.failNextSave = uniqueViolation();
+
+      expect(await rejectionEntries(service.verify(ACTOR, 5))).toEqual([
+        {
+          status: 400,
+          title:
+            'The domain go.example.com is already enabled by another account; it can be enabled for only one.',
+          code: 'domain_host_in_use',
+        },
+      ]);
+      expect(events).toEqual([]);
+    });
+
+    it('passes on other database failures', async () => {
+      resolver.answers.set(name, { found: [`linkdock-verify=${TOKEN}`] });
+      const failure = new Error('disk I/O error');
+      repository.failNextSave = failure;
+
+      await expect(service.verify(ACTOR, 5)).rejects.toBe(failure);
     });
 
     it('refuses a host another account has enabled without asking DNS', async () => {

@@ -10,6 +10,7 @@ import {
   ListQuery,
   NotFoundError,
   Paginated,
+  translateDatabaseError,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainEntity, DomainsRepository } from '@app/database';
@@ -88,7 +89,7 @@ export class DomainsService {
     domain.custom_index_url = dto.custom_index_url ?? domain.custom_index_url;
     domain.custom_not_found_url = dto.custom_not_found_url ?? domain.custom_not_found_url;
     domain.last_datetime = this.clock.now();
-    await this.domains.save(domain);
+    await this.saveEnabling(domain, 'is_enabled');
     this.changed({ domainId: id, host: domain.host, ...(hostChanged ? { previousHost } : {}) });
     return { id };
   }
@@ -102,7 +103,7 @@ export class DomainsService {
     domain.is_enabled = true;
     domain.verified_datetime = now;
     domain.last_datetime = now;
-    await this.domains.save(domain);
+    await this.saveEnabling(domain);
     this.changed({ domainId: id, host: domain.host });
     return toDomainResponse(domain);
   }
@@ -146,11 +147,31 @@ export class DomainsService {
   private async checkNotEnabledElsewhere(domain: DomainEntity, field?: string): Promise<void> {
     const rows = await this.domains.findByHost(domain.host);
     if (rows.some((row) => row.id !== domain.id && row.is_enabled)) {
-      throw new AppError(
-        'domain_host_in_use',
-        `The domain ${domain.host} is already enabled by another account; it can be enabled for only one.`,
-        field,
-      );
+      throw this.hostInUse(domain, field);
+    }
+  }
+
+  private hostInUse(domain: DomainEntity, field?: string): AppError {
+    return new AppError(
+      'domain_host_in_use',
+      `The domain ${domain.host} is already enabled by another account; it can be enabled for only one.`,
+      field,
+    );
+  }
+
+  /**
+   * Saves a domain that may have been enabled. The checks above are read-then-write; when another
+   * account enabled the same host in between, the partial unique index on enabled hosts refuses
+   * the row, and the caller hears the same 400 as without the race.
+   */
+  private async saveEnabling(domain: DomainEntity, field?: string): Promise<void> {
+    try {
+      await this.domains.save(domain);
+    } catch (error) {
+      if (domain.is_enabled && translateDatabaseError(error)?.code === 'already_exists') {
+        throw this.hostInUse(domain, field);
+      }
+      throw error;
     }
   }
 
