@@ -698,12 +698,23 @@ describe('Domains', () => {
         'alpha.example.org',
         'gamma.example.net',
       ]);
-      const byUpdate = await list({
-        order_by: 'last_datetime',
-        order_type: 'DESC',
-        datetime_field: 'datetime',
+      const byCreation = await list({ order_by: 'datetime', order_type: 'ASC' });
+      expect(byCreation.body.data.map((d: DomainBody) => d.host)).toEqual([
+        'beta.example.net',
+        'alpha.example.org',
+        'gamma.example.net',
+      ]);
+    });
+
+    it('filters by a datetime field: only the verified domain has a last_datetime', async () => {
+      const updated = await list({
+        datetime_field: 'last_datetime',
+        datetime_start: '2000-01-01 00:00:00',
       });
-      expect(byUpdate.status).toBe(200);
+      expect(updated.status).toBe(200);
+      expect(updated.body.data.map((d: DomainBody) => d.host)).toEqual(['alpha.example.org']);
+      const none = await list({ datetime_field: 'datetime', datetime_end: '2000-01-01 00:00:00' });
+      expect(none.body.data).toEqual([]);
     });
 
     it.each([

@@ -5,7 +5,7 @@ import { DomainVerifier } from './domain-verifier';
 import { DomainsController } from './domains.controller';
 import { DomainsService } from './domains.service';
 
-/** Lookups give up after about 2 × 2.5 s, well within a client's request timeout. */
+/** Two tries per server, from 2.5 s each: a dead server fails the request within seconds. */
 const DNS_TIMEOUT_MS = 2500;
 const DNS_TRIES = 2;
 

@@ -68,10 +68,11 @@ export class DomainsService {
   async update(actor: Actor, id: number, dto: UpdateDomainDto): Promise<{ id: number }> {
     const domain = await this.findOwned(actor, id);
     const previousHost = domain.host;
-    const hostChanged = dto.host !== undefined && dto.host !== domain.host;
-    if (hostChanged) {
-      await this.checkHostAvailable(actor, dto.host as string);
-      domain.host = dto.host as string;
+    const newHost = dto.host !== undefined && dto.host !== domain.host ? dto.host : null;
+    const hostChanged = newHost !== null;
+    if (newHost !== null) {
+      await this.checkHostAvailable(actor, newHost);
+      domain.host = newHost;
       domain.is_enabled = false;
       domain.verified_datetime = null;
       domain.verification_token = newToken();
