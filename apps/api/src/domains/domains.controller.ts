@@ -39,6 +39,7 @@ export class DomainsController {
   @Public()
   @ApiOperation({
     summary: 'Whether a certificate may be issued for a host (Caddy on-demand TLS ask); no API key',
+    security: [],
   })
   @ApiQuery({ name: 'domain', example: 'links.example.com' })
   @ApiDataResponse(TlsCheckResponse)
