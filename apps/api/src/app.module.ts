@@ -16,6 +16,7 @@ import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import type Redis from 'ioredis';
 import { LoggerModule } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
+import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { EdgeModule } from './links/edge/edge.module';
 import { LinksModule } from './links/links.module';
@@ -53,6 +54,7 @@ export class AppModule {
         ProjectsModule,
         LinksModule,
         EdgeModule,
+        DomainsModule,
         ...extraModules,
       ],
       providers: [

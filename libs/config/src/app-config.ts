@@ -18,6 +18,11 @@ export interface AppConfig {
   appSecret: string | null;
   /** Links kept in each process's edge cache. */
   linkCacheSize: number;
+  /**
+   * DNS servers (`ip` or `ip:port`, IPv6 as `[ip]:port`) used to check custom-domain TXT records;
+   * null = the system's resolvers.
+   */
+  dnsServers: string[] | null;
 }
 
 export type DatabaseConfig =

@@ -29,6 +29,7 @@ describe(loadConfig.name, () => {
       trustedProxies: [],
       appSecret: null,
       linkCacheSize: 100_000,
+      dnsServers: null,
     });
   });
 
@@ -51,6 +52,7 @@ describe(loadConfig.name, () => {
         TRUSTED_PROXIES: ' 10.0.0.1, 172.16.0.0/12 ,fd00::/8',
         APP_SECRET: 'x'.repeat(40),
         LINK_CACHE_SIZE: '5000',
+        DNS_SERVERS: ' 1.1.1.1, 127.0.0.1:5353 ',
       }),
     ).toEqual({
       port: 8080,
@@ -65,6 +67,7 @@ describe(loadConfig.name, () => {
       trustedProxies: ['10.0.0.1', '172.16.0.0/12', 'fd00::/8'],
       appSecret: 'x'.repeat(40),
       linkCacheSize: 5000,
+      dnsServers: ['1.1.1.1', '127.0.0.1:5353'],
     });
   });
 
@@ -78,6 +81,13 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ APP_URL: 'http://10.0.0.5:8080/a/b' }).appUrl).toBe(
       'http://10.0.0.5:8080/a/b',
     );
+  });
+
+  it('reads DNS_SERVERS with IPv6 addresses, bracketed when a port follows', () => {
+    expect(
+      loadConfig({ DNS_SERVERS: '2606:4700:4700::1111,[::1]:1053,[2001:db8::2],9.9.9.9:53' })
+        .dnsServers,
+    ).toEqual(['2606:4700:4700::1111', '[::1]:1053', '[2001:db8::2]', '9.9.9.9:53']);
   });
 
   it.each([
@@ -147,6 +157,13 @@ describe(loadConfig.name, () => {
       '10',
       'LINK_CACHE_SIZE must be a whole number from 100 to 10000000 (got "10")',
     ],
+    ...['dns.example.com', '1.1.1.1:0', '1.1.1.1:70000', '1.1.1.1,', '::1:53x', '300.1.1.1'].map(
+      (value) => [
+        'DNS_SERVERS',
+        value,
+        `DNS_SERVERS must be a comma-separated list of IP addresses, each optionally with a port, such as 1.1.1.1,127.0.0.1:5353,[2606:4700:4700::1111]:53 (got "${value}")`,
+      ],
+    ),
   ])('rejects %s=%s with an error naming the variable', (name, value, problem) => {
     const error = configErrorOf({ [name]: value });
 

@@ -44,6 +44,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!EMAIL.test(adminEmail)) {
     problems.push(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
   }
+  const dnsServers = parseDnsServers(get('DNS_SERVERS'), problems);
 
   const trustedProxies = parseTrustedProxies(get('TRUSTED_PROXIES'), problems);
   const appSecret = get('APP_SECRET') ?? null;
@@ -75,6 +76,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustedProxies,
     appSecret,
     linkCacheSize,
+    dnsServers,
   };
 }
 
@@ -198,4 +200,43 @@ function parseTrustedProxies(raw: string | undefined, problems: string[]): strin
     }
   }
   return entries;
+}
+
+/** `ip`, `ip:port`, `[ipv6]` or `[ipv6]:port`, comma-separated: what node's Resolver.setServers takes. */
+function parseDnsServers(raw: string | undefined, problems: string[]): string[] | null {
+  if (raw === undefined) {
+    return null;
+  }
+  const servers = raw.split(',').map((s) => s.trim());
+  const bad = servers.filter((server) => !isDnsServer(server));
+  if (bad.length > 0) {
+    problems.push(
+      `DNS_SERVERS must be a comma-separated list of IP addresses, each optionally with a port, such as 1.1.1.1,127.0.0.1:5353,[2606:4700:4700::1111]:53 (got "${raw}")`,
+    );
+    return null;
+  }
+  return servers;
+}
+
+function isDnsServer(server: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(server);
+  const plain = /^([^:]+)(?::(\d+))?$/.exec(server);
+  let address: string;
+  let port: string | undefined;
+  if (bracketed) {
+    [, address, port] = bracketed;
+    if (isIP(address) !== 6) {
+      return false;
+    }
+  } else if (plain) {
+    [, address, port] = plain;
+    if (isIP(address) !== 4) {
+      return false;
+    }
+  } else {
+    return isIP(server) === 6;
+  }
+  return (
+    port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)
+  );
 }

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   alias_taken: 400,
   alias_reserved: 400,
   domain_verification_failed: 400,
+  domain_not_verified: 400,
+  domain_host_in_use: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

@@ -8,6 +8,8 @@ import { UserEntity } from '../users/user.entity';
  */
 @Entity('domains')
 @Index(['user_id', 'host'], { unique: true })
+// The database, not only the service, keeps a host enabled for one account at most (races included).
+@Index('UQ_domains_enabled_host', ['host'], { unique: true, where: '"is_enabled" = true' })
 export class DomainEntity {
   @PrimaryGeneratedColumn()
   id!: number;

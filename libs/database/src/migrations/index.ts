@@ -1,8 +1,14 @@
 import { LinksDomainsVisits1763800000000 as PostgresLinksDomainsVisits } from './postgres/1763800000000-links-domains-visits';
+import { DomainsEnabledHost1763850000000 as PostgresDomainsEnabledHost } from './postgres/1763850000000-domains-enabled-host';
 import { Init1763700000000 as PostgresInit } from './postgres/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
+import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
-export const SQLITE_MIGRATIONS = [SqliteInit, SqliteLinksDomainsVisits];
-export const POSTGRES_MIGRATIONS = [PostgresInit, PostgresLinksDomainsVisits];
+export const SQLITE_MIGRATIONS = [SqliteInit, SqliteLinksDomainsVisits, SqliteDomainsEnabledHost];
+export const POSTGRES_MIGRATIONS = [
+  PostgresInit,
+  PostgresLinksDomainsVisits,
+  PostgresDomainsEnabledHost,
+];
