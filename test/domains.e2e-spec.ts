@@ -217,6 +217,40 @@ describe('Domains', () => {
     ]);
   });
 
+  it('refuses index and not-found URLs on the domain itself, which would loop', async () => {
+    const res = await t.http.post('/v1/domains').set('Authorization', owner.auth).send({
+      host: 'loop.example.com',
+      custom_index_url: 'https://LOOP.example.com/',
+      custom_not_found_url: 'https://loop.example.com/missing',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title:
+            'custom_index_url must not point at the domain itself (loop.example.com): visitors would loop.',
+          field: 'custom_index_url',
+          code: 'validation_failed',
+        },
+        {
+          status: 400,
+          title:
+            'custom_not_found_url must not point at the domain itself (loop.example.com): visitors would loop.',
+          field: 'custom_not_found_url',
+          code: 'validation_failed',
+        },
+      ],
+    });
+    const id = await createDomain({ host: 'noloop.example.com' });
+    const update = await t.http
+      .post(`/v1/domains/${id}`)
+      .set('Authorization', owner.auth)
+      .send({ custom_not_found_url: 'https://noloop.example.com/x' });
+    expect(update.status).toBe(400);
+    expect(update.body.errors[0].field).toBe('custom_not_found_url');
+  });
+
   it('refuses a host the caller already has with 400, however it is written', async () => {
     await createDomain({ host: 'dup.example.com' });
     const res = await t.http

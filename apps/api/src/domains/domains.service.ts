@@ -44,6 +44,7 @@ export class DomainsService {
 
   /** New domains start disabled, with a fresh verification token. */
   async create(actor: Actor, dto: CreateDomainDto): Promise<{ id: number }> {
+    checkNoLoop(dto.host, dto.custom_index_url ?? '', dto.custom_not_found_url ?? '');
     await this.checkHostAvailable(actor, dto.host);
     const id = await this.domains.insert({
       user_id: actor.ownerId,
@@ -89,6 +90,7 @@ export class DomainsService {
     domain.scheme = dto.scheme ?? domain.scheme;
     domain.custom_index_url = dto.custom_index_url ?? domain.custom_index_url;
     domain.custom_not_found_url = dto.custom_not_found_url ?? domain.custom_not_found_url;
+    checkNoLoop(domain.host, domain.custom_index_url, domain.custom_not_found_url);
     domain.last_datetime = this.clock.now();
     await this.saveEnabling(domain, 'is_enabled');
     this.changed({ domainId: id, host: domain.host, ...(hostChanged ? { previousHost } : {}) });
@@ -202,4 +204,24 @@ export class DomainsService {
 
 function newToken(): string {
   return randomBytes(16).toString('hex');
+}
+
+/** An index or not-found URL on the domain itself would send its visitors round in a loop. */
+function checkNoLoop(host: string, indexUrl: string, notFoundUrl: string): void {
+  const problems = (
+    [
+      ['custom_index_url', indexUrl],
+      ['custom_not_found_url', notFoundUrl],
+    ] as const
+  )
+    .filter(
+      ([, url]) => url !== '' && new URL(url).hostname.toLowerCase().replace(/\.$/, '') === host,
+    )
+    .map(([field]) => ({
+      title: `${field} must not point at the domain itself (${host}): visitors would loop.`,
+      field,
+    }));
+  if (problems.length > 0) {
+    throw new AppError('validation_failed', problems);
+  }
 }
