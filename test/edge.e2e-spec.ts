@@ -407,6 +407,18 @@ describe('Visitor edge', () => {
       'https://brand.example/missing',
     ]);
 
+    // Disabling the domain through the API reaches the edge at once.
+    const disabled = await t.http
+      .post(`/v1/domains/${domainId}`)
+      .set('Authorization', owner.auth)
+      .send({ is_enabled: 0 });
+    expect(disabled.status).toBe(200);
+    expect((await visit('/edge-host').set('Host', 'go.brand.example')).status).toBe(404);
+    await t.http.delete(`/v1/domains/${domainId}`).set('Authorization', owner.auth);
+    expect((await visit('/edge-host').set('Host', 'go.brand.example')).headers.location).toBe(
+      'https://example.com/main',
+    );
+
     await addDomain('off.brand.example', { is_enabled: false, verified_datetime: null });
     const off = await visit('/edge-host').set('Host', 'off.brand.example');
     expect(off.status).toBe(404);
