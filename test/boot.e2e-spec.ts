@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,6 +82,57 @@ describe('Starting the built server', () => {
     again.child.kill('SIGTERM');
     await again.exited;
   });
+
+  it('writes every counted visit before it exits on SIGTERM, with requests still arriving', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-boot-'));
+    dirs.push(dataDir);
+    const port = String(40000 + Math.floor(Math.random() * 20000));
+    const server = start({ PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    await waitFor(() => server.output().includes('Linkdock is listening'), 20000);
+    const key = /\b(ld_[A-Za-z0-9_-]{43})\b/.exec(server.output())?.[1];
+    const created = await fetch(`http://127.0.0.1:${port}/v1/links`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ location_url: 'https://example.com/', url: 'boot-visits' }),
+    });
+    expect(created.status).toBe(201);
+
+    // Keep visiting while the signal arrives: every redirect that was answered must be written.
+    let answered = 0;
+    let stop = false;
+    const visitor = async (): Promise<void> => {
+      while (!stop) {
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/boot-visits`, {
+            redirect: 'manual',
+            headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0' },
+          });
+          if (res.status === 302) answered += 1;
+        } catch {
+          stop = true;
+        }
+      }
+    };
+    const visitors = Promise.all([visitor(), visitor(), visitor(), visitor()]);
+    await waitFor(() => answered >= 200, 20000);
+    server.child.kill('SIGTERM');
+    await server.exited;
+    stop = true;
+    await visitors;
+
+    const report = /Visits: (\d+) counted, (\d+) written, (\d+) not written/.exec(server.output());
+    expect(report).not.toBeNull();
+    const [, counted, written, left] = report!.map(Number);
+    expect(counted).toBeGreaterThanOrEqual(answered);
+    expect(written).toBe(counted);
+    expect(left).toBe(0);
+    const db = new Database(join(dataDir, 'linkdock.sqlite'), { readonly: true });
+    const rows = db.prepare('SELECT COUNT(*) AS n FROM visits').get() as { n: number };
+    const link = db.prepare('SELECT clicks FROM links').get() as { clicks: number };
+    db.close();
+    expect(rows.n).toBe(counted);
+    expect(link.clicks).toBe(counted);
+  }, 60_000);
 
   it('refuses to start with a bad variable and names it', async () => {
     const server = start({ PORT: 'eighty', REDIS_URL: 'http://cache', DATA_DIR: tmpdir() });
