@@ -97,7 +97,7 @@ describe('Visitor edge', () => {
     const res = await visit('/edge-basic');
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(
-      'https://example.com/page?x=1&utm_source=news+letter&utm_campaign=fall',
+      'https://example.com/page?x=1&utm_source=news%20letter&utm_campaign=fall',
     );
     expect(res.headers['cache-control']).toBe('no-store');
     expect(await visitsOf(id)).toHaveLength(1);

@@ -21,16 +21,31 @@ export async function hashLinkPassword(password: string): Promise<string> {
   return ['scrypt', N, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
+/** False for a wrong password, and for a stored value that is not a usable scrypt hash. */
 export async function verifyLinkPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) {
+  const cost = Number(n);
+  if (
+    scheme !== 'scrypt' ||
+    !salt ||
+    !hash ||
+    !Number.isInteger(cost) ||
+    cost < 2 ||
+    cost > N ||
+    (cost & (cost - 1)) !== 0 ||
+    Number(r) !== R ||
+    Number(p) !== P
+  ) {
     return false;
   }
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
+  if (expected.length !== KEY_LENGTH) {
+    return false;
+  }
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), KEY_LENGTH, {
+    N: cost,
+    r: R,
+    p: P,
     maxmem: MAXMEM,
   });
   return timingSafeEqual(actual, expected);

@@ -47,13 +47,14 @@ export function parseTargeting(
     if (key === null) {
       problems.push({ title: `${keyField}[${i}]: ${describeKey(type)}.`, field: keyField });
     }
-    if (!isHttpUrl(value) || value.length > 2048) {
+    const valueOk = isHttpUrl(value) && value.length <= 2048;
+    if (!valueOk) {
       problems.push({
         title: `${valueField}[${i}] must be an http:// or https:// URL with a host.`,
         field: valueField,
       });
     }
-    if (key !== null) {
+    if (key !== null && valueOk) {
       rules.push({ key, value });
     }
   });
@@ -129,12 +130,12 @@ export function parseWhatsappUrl(
   }
   let phone: string | null = null;
   if (url.hostname === 'wa.me') {
-    phone = url.pathname.slice(1);
-  } else if (url.hostname === 'api.whatsapp.com' && url.pathname === '/send') {
+    phone = url.pathname.replace(/^\/|\/$/g, '');
+  } else if (url.hostname === 'api.whatsapp.com' && /^\/send\/?$/.test(url.pathname)) {
     phone = url.searchParams.get('phone');
   }
   if (phone === null || !/^[1-9]\d{6,14}$/.test(phone)) {
     return null;
   }
-  return { phoneNumber: phone, message: url.searchParams.get('text') };
+  return { phoneNumber: phone, message: url.searchParams.get('text') || null };
 }

@@ -40,14 +40,34 @@ export function withUtm(
   destination: string,
   utm: { source: string | null; medium: string | null; campaign: string | null },
 ): string {
-  if (!utm.source && !utm.medium && !utm.campaign) {
+  const set: Array<[string, string]> = [];
+  if (utm.source) set.push(['utm_source', utm.source]);
+  if (utm.medium) set.push(['utm_medium', utm.medium]);
+  if (utm.campaign) set.push(['utm_campaign', utm.campaign]);
+  if (set.length === 0) {
     return destination;
   }
-  const url = new URL(destination);
-  if (utm.source) url.searchParams.set('utm_source', utm.source);
-  if (utm.medium) url.searchParams.set('utm_medium', utm.medium);
-  if (utm.campaign) url.searchParams.set('utm_campaign', utm.campaign);
-  return url.toString();
+  // Edit the query as text: re-serialising it would change the other parameters' encoding, which
+  // breaks signed destination URLs.
+  const hashAt = destination.indexOf('#');
+  const beforeHash = hashAt === -1 ? destination : destination.slice(0, hashAt);
+  const hash = hashAt === -1 ? '' : destination.slice(hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  const base = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
+  const values = new Map(
+    set.map(([name, value]) => [name, `${name}=${encodeURIComponent(value)}`]),
+  );
+  // A parameter the destination already has is replaced where it stands; the others are appended.
+  const parts = (queryAt === -1 ? '' : beforeHash.slice(queryAt + 1))
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const name = part.split('=')[0];
+      const replacement = values.get(name);
+      values.delete(name);
+      return replacement ?? part;
+    });
+  return `${base}?${[...parts, ...values.values()].join('&')}${hash}`;
 }
 
 export function compileLink(link: LinkEntity): EdgeLink {

@@ -1,0 +1,140 @@
+import type { IncomingMessage } from 'node:http';
+import { buildTrustedProxies, clientIp, normaliseIp } from './client-ip';
+
+function request(
+  remoteAddress: string | undefined,
+  forwardedFor?: string | string[],
+): IncomingMessage {
+  const headers = forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor };
+  return { socket: { remoteAddress }, headers } as unknown as IncomingMessage;
+}
+
+describe(normaliseIp.name, () => {
+  it('strips the IPv4-mapped prefix from a dual-stack address', () => {
+    expect(normaliseIp('::ffff:1.2.3.4')).toEqual('1.2.3.4');
+  });
+
+  it('keeps plain IPv4 and IPv6 addresses as they are', () => {
+    expect([normaliseIp('1.2.3.4'), normaliseIp('2001:db8::1'), normaliseIp('::1')]).toEqual([
+      '1.2.3.4',
+      '2001:db8::1',
+      '::1',
+    ]);
+  });
+
+  it('keeps a ::ffff: prefix that is not followed by an IPv4 address', () => {
+    expect([normaliseIp('::ffff:abcd'), normaliseIp('::ffff:')]).toEqual([
+      '::ffff:abcd',
+      '::ffff:',
+    ]);
+  });
+});
+
+describe(buildTrustedProxies.name, () => {
+  it('returns null for an empty list', () => {
+    expect(buildTrustedProxies([])).toBeNull();
+  });
+
+  it('matches single addresses and CIDR ranges of both families', () => {
+    const list = buildTrustedProxies(['10.0.0.1', '192.168.0.0/16', 'fd00::/8', '2001:db8::5']);
+    expect(list).not.toBeNull();
+    const check = (ip: string, family: 'ipv4' | 'ipv6'): boolean => list!.check(ip, family);
+    expect({
+      single: check('10.0.0.1', 'ipv4'),
+      singleNeighbour: check('10.0.0.2', 'ipv4'),
+      v4Range: check('192.168.200.7', 'ipv4'),
+      v4Outside: check('192.169.0.1', 'ipv4'),
+      v6Range: check('fd12:3456::1', 'ipv6'),
+      v6Outside: check('fe80::1', 'ipv6'),
+      v6Single: check('2001:db8::5', 'ipv6'),
+      v6SingleNeighbour: check('2001:db8::6', 'ipv6'),
+    }).toEqual({
+      single: true,
+      singleNeighbour: false,
+      v4Range: true,
+      v4Outside: false,
+      v6Range: true,
+      v6Outside: false,
+      v6Single: true,
+      v6SingleNeighbour: false,
+    });
+  });
+});
+
+describe(clientIp.name, () => {
+  const trusted = buildTrustedProxies(['10.0.0.0/8', '127.0.0.1', 'fd00::/8']);
+
+  it('returns the socket address and ignores X-Forwarded-For without a trusted list', () => {
+    expect(clientIp(request('203.0.113.9', '198.51.100.1'), null)).toEqual('203.0.113.9');
+  });
+
+  it('normalises an IPv4-mapped socket address', () => {
+    expect(clientIp(request('::ffff:203.0.113.9'), null)).toEqual('203.0.113.9');
+  });
+
+  it('returns an empty string when the socket has no address', () => {
+    expect(clientIp(request(undefined, '198.51.100.1'), trusted)).toEqual('');
+  });
+
+  it('ignores the header when the peer is not a trusted proxy', () => {
+    expect(clientIp(request('203.0.113.9', '198.51.100.1'), trusted)).toEqual('203.0.113.9');
+  });
+
+  it('returns the peer when a trusted proxy sends no header', () => {
+    expect(clientIp(request('10.1.2.3'), trusted)).toEqual('10.1.2.3');
+  });
+
+  it('returns the right-most untrusted hop when the peer is trusted', () => {
+    expect(clientIp(request('10.1.2.3', '1.1.1.1, 198.51.100.1'), trusted)).toEqual('198.51.100.1');
+  });
+
+  it('treats an IPv4-mapped trusted peer as trusted', () => {
+    expect(clientIp(request('::ffff:127.0.0.1', '198.51.100.1'), trusted)).toEqual('198.51.100.1');
+  });
+
+  it('skips several trusted IPv4 hops', () => {
+    expect(
+      clientIp(request('10.0.0.1', '198.51.100.1, 10.9.9.9, 127.0.0.1, 10.0.0.2'), trusted),
+    ).toEqual('198.51.100.1');
+  });
+
+  it('skips several trusted IPv6 hops', () => {
+    expect(clientIp(request('fd00::1', '2001:db8::42, fd12::7, fdff:ffff::1'), trusted)).toEqual(
+      '2001:db8::42',
+    );
+  });
+
+  it('normalises IPv4-mapped hops', () => {
+    expect(clientIp(request('10.0.0.1', '::ffff:198.51.100.1, ::ffff:10.0.0.9'), trusted)).toEqual(
+      '198.51.100.1',
+    );
+  });
+
+  it('falls back to the peer when a hop is malformed', () => {
+    expect(clientIp(request('10.0.0.1', '198.51.100.1, not-an-ip'), trusted)).toEqual('10.0.0.1');
+  });
+
+  it('falls back to the peer when a malformed hop sits behind trusted ones', () => {
+    expect(clientIp(request('10.0.0.1', 'garbage, 10.0.0.5'), trusted)).toEqual('10.0.0.1');
+  });
+
+  it('does not look past the right-most untrusted hop', () => {
+    expect(clientIp(request('10.0.0.1', 'not-an-ip, 198.51.100.1'), trusted)).toEqual(
+      '198.51.100.1',
+    );
+  });
+
+  it('ignores empty entries in the header', () => {
+    expect(clientIp(request('10.0.0.1', ' , 198.51.100.1 ,,'), trusted)).toEqual('198.51.100.1');
+  });
+
+  it('returns the left-most hop when every hop is trusted', () => {
+    expect(clientIp(request('10.0.0.1', '10.0.0.7, 10.0.0.8'), trusted)).toEqual('10.0.0.7');
+  });
+
+  it('reads a header given as an array', () => {
+    expect(
+      clientIp(request('10.0.0.1', ['203.0.113.5, 198.51.100.1', '10.0.0.2']), trusted),
+    ).toEqual('198.51.100.1');
+  });
+});
