@@ -432,6 +432,26 @@ describe('Links API', () => {
     });
   });
 
+  it('answers 400, not a fault, for a targeting destination that is not an absolute URL', async () => {
+    const res = await create({
+      location_url: 'https://example.com/',
+      targeting_type: 'country_code',
+      targeting_country_code_key: ['US'],
+      targeting_country_code_value: ['/relative/path'],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title: 'targeting_country_code_value[0] must be an http:// or https:// URL with a host.',
+          field: 'targeting_country_code_value',
+          code: 'validation_failed',
+        },
+      ],
+    });
+  });
+
   it('updates partially: disable, re-enable, move, clear the password, and emits a change event', async () => {
     const id = await createId({
       location_url: 'https://example.com/one',
