@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsString, MaxLength, ValidateBy, ValidationArguments } from 'class-validator';
+import { isHttpUrl } from '@app/common';
 import { hostProblem, normaliseHost } from '../host';
 
 export const DOMAIN_SCHEMES = ['https://', 'http://'] as const;
@@ -64,14 +65,5 @@ export function IsOptionalHttpUrl(): Decorator {
 }
 
 function isEmptyOrHttpUrl(value: string): boolean {
-  if (value === '') {
-    return true;
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  return value === '' || isHttpUrl(value);
 }
