@@ -17,7 +17,9 @@ import { LoggerModule } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
 import { HealthModule } from './health/health.module';
 import { loggerModuleParams } from './logger-options';
+import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
 import { ProjectsModule } from './projects/projects.module';
+import { SignaturesModule } from './signatures/signatures.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -47,6 +49,8 @@ export class AppModule {
         HealthModule,
         UsersModule,
         ProjectsModule,
+        SignaturesModule,
+        NotificationHandlersModule,
         ...extraModules,
       ],
       providers: [

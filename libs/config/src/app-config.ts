@@ -1,3 +1,5 @@
+import type { NotificationsConfig } from './notifications-config';
+
 /** The whole configuration of a Linkdock process, validated once at boot. */
 export interface AppConfig {
   port: number;
@@ -12,6 +14,7 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Email of the admin user created on the first start. */
   adminEmail: string;
+  notifications: NotificationsConfig;
 }
 
 export type DatabaseConfig =

@@ -1,6 +1,18 @@
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from './load-config';
 
+const NOTIFICATIONS_DEFAULTS = {
+  secretsKey: null,
+  allowPrivateWebhooks: false,
+  timeoutMs: 10000,
+  smtpUrl: null,
+  smtpFrom: 'Linkdock <no-reply@linkdock.local>',
+  telegramApiUrl: 'https://api.telegram.org',
+  vendorBaseUrl: null,
+  twilio: null,
+  whatsapp: null,
+};
+
 function configErrorOf(env: Record<string, string>): ConfigError {
   try {
     loadConfig(env);
@@ -26,6 +38,7 @@ describe(loadConfig.name, () => {
       apiRateLimit: 600,
       logLevel: 'info',
       adminEmail: 'admin@linkdock.local',
+      notifications: NOTIFICATIONS_DEFAULTS,
     });
   });
 
@@ -56,6 +69,7 @@ describe(loadConfig.name, () => {
       apiRateLimit: 120,
       logLevel: 'debug',
       adminEmail: 'root@example.com',
+      notifications: NOTIFICATIONS_DEFAULTS,
     });
   });
 

@@ -1,5 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel } from './app-config';
+import { parseNotificationsConfig } from './notifications-config';
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -44,10 +45,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
   }
 
+  const notifications = parseNotificationsConfig(get, problems);
+
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
-  return { port, host, appUrl, database, dataDir, redisUrl, apiRateLimit, logLevel, adminEmail };
+  return {
+    port,
+    host,
+    appUrl,
+    database,
+    dataDir,
+    redisUrl,
+    apiRateLimit,
+    logLevel,
+    adminEmail,
+    notifications,
+  };
 }
 
 function parseInteger(

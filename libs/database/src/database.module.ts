@@ -3,11 +3,19 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DatabaseConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source';
 import { ENTITIES } from './entities';
+import { NotificationHandlersRepository } from './notification-handlers/notification-handlers.repository';
 import { ProjectsRepository } from './projects/projects.repository';
+import { SignaturesRepository } from './signatures/signatures.repository';
 import { ApiKeysRepository } from './users/api-keys.repository';
 import { UsersRepository } from './users/users.repository';
 
-const REPOSITORIES = [UsersRepository, ApiKeysRepository, ProjectsRepository];
+const REPOSITORIES = [
+  UsersRepository,
+  ApiKeysRepository,
+  ProjectsRepository,
+  SignaturesRepository,
+  NotificationHandlersRepository,
+];
 
 /** The data source and every repository, available to all modules. */
 @Module({})

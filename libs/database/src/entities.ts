@@ -1,6 +1,14 @@
+import { NotificationHandlerEntity } from './notification-handlers/notification-handler.entity';
 import { ProjectEntity } from './projects/project.entity';
+import { SignatureEntity } from './signatures/signature.entity';
 import { ApiKeyEntity } from './users/api-key.entity';
 import { UserEntity } from './users/user.entity';
 
 /** Every entity, registered once for both dialects. */
-export const ENTITIES = [UserEntity, ApiKeyEntity, ProjectEntity];
+export const ENTITIES = [
+  UserEntity,
+  ApiKeyEntity,
+  ProjectEntity,
+  SignatureEntity,
+  NotificationHandlerEntity,
+];
