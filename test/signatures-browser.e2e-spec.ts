@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdirSync, statSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo, createServer as createNetServer } from 'node:net';
