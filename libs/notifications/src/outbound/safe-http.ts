@@ -26,8 +26,10 @@ export interface OutboundPolicy {
   timeoutMs: number;
   maxRedirects?: number;
   maxBodyBytes?: number;
-  /** For tests: how host names resolve. Defaults to the system resolver. */
+  /** How host names resolve. Defaults to the system resolver (tests inject answers). */
   resolve?: (host: string) => Promise<string[]>;
+  /** Which addresses count as public. Defaults to isPublicAddress. */
+  isAllowedAddress?: (ip: string) => boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -101,7 +103,8 @@ async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<string>
     throw new OutboundError(`The host ${host} could not be resolved.`);
   }
   // Every answer must pass: otherwise a name with one public and one private address would pass.
-  if (!policy.allowPrivate && !addresses.every(isPublicAddress)) {
+  const allowed = policy.isAllowedAddress ?? isPublicAddress;
+  if (!policy.allowPrivate && !addresses.every((a) => allowed(a))) {
     throw new OutboundError(
       `The host ${host} resolves to a private, loopback or link-local address, which is not allowed.`,
     );
