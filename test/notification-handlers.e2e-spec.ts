@@ -146,9 +146,9 @@ describe('Notification handlers', () => {
 
     it('stores secrets encrypted: the row holds no secret in clear text', async () => {
       const { data } = await create({ name: 'S', type: 'slack', slack: SLACK });
-      const rows = (await t.dataSource.query(
+      const rows: Array<{ settings_encrypted: string }> = await t.dataSource.query(
         `SELECT settings_encrypted FROM notification_handlers WHERE id = ${data.id}`,
-      )) as Array<{ settings_encrypted: string }>;
+      );
       expect(rows[0].settings_encrypted).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
       expect(rows[0].settings_encrypted).not.toContain('secret1234');
       expect(rows[0].settings_encrypted).not.toContain('hooks.slack.com');

@@ -122,9 +122,10 @@ export const FIELD_CHECKS: Record<string, Check> = {
  */
 export function buildHandlerSettings(
   type: HandlerType,
-  input: Record<string, unknown>,
+  body: object,
   current: HandlerSettings,
 ): { settings: HandlerSettings; problems: Problem[]; generatedSecret: string | null } {
+  const input = body as Record<string, unknown>;
   const problems: Problem[] = [];
   const settings: HandlerSettings = {};
   let generatedSecret: string | null = null;

@@ -132,15 +132,19 @@ export class SignaturesService {
   }
 }
 
-/** The settings keys present in the body replace the current ones; the rest stay. */
+/**
+ * The settings keys present in the body replace the current ones; the rest stay. The DTO classes
+ * get their settings properties from decorateSettingsFields, so they are read by key here.
+ */
 export function mergeSettings(
   current: Readonly<SignatureSettings>,
-  dto: Partial<SignatureSettings>,
+  body: object,
 ): SignatureSettings {
+  const sent = body as Record<string, unknown>;
   const next: Record<string, unknown> = { ...current };
   for (const key of SETTING_KEYS) {
-    if (dto[key] !== undefined) {
-      next[key] = dto[key];
+    if (sent[key] !== undefined) {
+      next[key] = sent[key];
     }
   }
   return next as unknown as SignatureSettings;

@@ -24,9 +24,6 @@ export class CreateNotificationHandlerDto {
   is_enabled?: boolean;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface CreateNotificationHandlerDto extends Partial<Record<string, unknown>> {}
-
 const FIELD_DOCS: Record<string, string> = {
   email: 'type email: the address to write to',
   webhook: 'type webhook: any http(s) URL; receives signed JSON',

@@ -1,10 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IntRange, Required, Trim } from '@app/common';
-import {
-  SIGNATURE_TEMPLATES,
-  type SignatureSettings,
-  type SignatureTemplate,
-} from '@app/signatures';
+import { SIGNATURE_TEMPLATES, type SignatureTemplate } from '@app/signatures';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { decorateSettingsFields } from './signature-fields';
 
@@ -30,6 +26,4 @@ export class CreateSignatureDto {
   project_id?: number;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface CreateSignatureDto extends Partial<SignatureSettings> {}
 decorateSettingsFields(CreateSignatureDto.prototype);
