@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { oauth1Header } from '@app/notifications';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
 import { MockHttpServer, MockSmtpServer } from './support/mock-servers';
 
@@ -25,6 +26,7 @@ describe('Notification handlers', () => {
         NOTIFY_TIMEOUT_MS: '5000',
         NOTIFY_VENDOR_BASE_URL: `${http.url}/vendor`,
         TELEGRAM_API_URL: `${http.url}/telegram`,
+        X_API_URL: `${http.url}/x`,
         SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
         SMTP_FROM: 'Linkdock <bot@links.test>',
         TWILIO_API_URL: `${http.url}/twilio`,
@@ -348,17 +350,50 @@ describe('Notification handlers', () => {
       expect(smtp.mails[0].raw).toContain('This is a test message for the notification handler');
     });
 
-    it.each([
-      [
-        'x',
+    it('x: a post through API v2, signed with OAuth 1.0a', async () => {
+      const keys = {
+        x_consumer_key: 'ck_0123456789abcd',
+        x_consumer_secret: 'cs_0123456789abcd',
+        x_access_token: '12345-at_0123456789abcd',
+        x_access_token_secret: 'ats_0123456789ab',
+      };
+      http.answers.set('/x/2/tweets', { status: 201, body: '{"data":{"id":"1"}}' });
+      const { data } = await create({ name: 'X', type: 'x', ...keys });
+      expect((await test(data.id)).body).toEqual(OK_OUTCOME(201));
+      const [got] = http.received;
+      expect(got.url).toBe('/x/2/tweets');
+      expect(JSON.parse(got.body)).toEqual({
+        text: 'Linkdock test notification: This is a test message for the notification handler "X".',
+      });
+      const params = Object.fromEntries(
+        [...(got.headers.authorization ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [
+          m[1],
+          decodeURIComponent(m[2]),
+        ]),
+      );
+      expect(params).toMatchObject({
+        oauth_consumer_key: keys.x_consumer_key,
+        oauth_token: keys.x_access_token,
+        oauth_signature_method: 'HMAC-SHA1',
+        oauth_version: '1.0',
+      });
+      const expected = oauth1Header(
+        'POST',
+        `${http.url}/x/2/tweets`,
         {
-          x_consumer_key: 'ck_0123456789abcd',
-          x_consumer_secret: 'cs_0123456789abcd',
-          x_access_token: 'at_0123456789abcd',
-          x_access_token_secret: 'ats_0123456789ab',
+          consumerKey: keys.x_consumer_key,
+          consumerSecret: keys.x_consumer_secret,
+          token: keys.x_access_token,
+          tokenSecret: keys.x_access_token_secret,
         },
-        'Delivery for x is not available yet.',
-      ],
+        {},
+        params.oauth_nonce,
+        Number(params.oauth_timestamp),
+      );
+      expect(got.headers.authorization).toBe(expected);
+    });
+
+    it.each([
       [
         'push_subscriber_id',
         { push_subscriber_id: '7' },
@@ -726,6 +761,34 @@ describe('Notification handlers with the SSRF guard on (the default)', () => {
       expect(http.received).toEqual([]);
     },
   );
+
+  it.each([
+    [
+      'twilio',
+      'Delivery for twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM on the server.',
+    ],
+    [
+      'twilio_call',
+      'Delivery for twilio_call needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM on the server.',
+    ],
+    [
+      'whatsapp',
+      'Delivery for whatsapp needs WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID on the server.',
+    ],
+  ])('refuses %s delivery without its server credentials with 400', async (type, title) => {
+    const created = await t.http
+      .post('/v1/notification-handlers')
+      .set('Authorization', user.auth)
+      .send({ name: type, type, [type]: '+15551234567' });
+    expect(created.status).toBe(201);
+    const res = await t.http
+      .post(`/v1/notification-handlers/${created.body.data.id}/test`)
+      .set('Authorization', user.auth);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [{ status: 400, title, field: 'type', code: 'channel_unavailable' }],
+    });
+  });
 
   it('refuses email delivery without SMTP_URL with 400 channel_unavailable', async () => {
     const created = await t.http

@@ -8,6 +8,7 @@ const NOTIFICATIONS_DEFAULTS = {
   smtpUrl: null,
   smtpFrom: 'Linkdock <no-reply@linkdock.local>',
   telegramApiUrl: 'https://api.telegram.org',
+  xApiUrl: 'https://api.x.com',
   vendorBaseUrl: null,
   twilio: null,
   whatsapp: null,

@@ -26,6 +26,7 @@ describe('notifications configuration', () => {
         SMTP_FROM: 'Links <links@example.com>',
         TELEGRAM_API_URL: 'http://127.0.0.1:9000/',
         NOTIFY_VENDOR_BASE_URL: 'http://127.0.0.1:9003/hooks/',
+        X_API_URL: 'http://127.0.0.1:9004',
         TWILIO_API_URL: 'http://127.0.0.1:9001',
         TWILIO_ACCOUNT_SID: 'AC123',
         TWILIO_AUTH_TOKEN: 'tok',
@@ -41,6 +42,7 @@ describe('notifications configuration', () => {
       smtpUrl: 'smtp://u:p@mail.example.com:587',
       smtpFrom: 'Links <links@example.com>',
       telegramApiUrl: 'http://127.0.0.1:9000',
+      xApiUrl: 'http://127.0.0.1:9004',
       vendorBaseUrl: 'http://127.0.0.1:9003/hooks',
       twilio: {
         apiUrl: 'http://127.0.0.1:9001',

@@ -9,6 +9,8 @@ export interface NotificationsConfig {
   smtpUrl: string | null;
   smtpFrom: string;
   telegramApiUrl: string;
+  /** X API v2 base (tweets of `x` handlers). */
+  xApiUrl: string;
   /** NOTIFY_VENDOR_BASE_URL: when set, Slack/Discord/Google Chat/Teams webhooks go to `<base>/<type><path>`. */
   vendorBaseUrl: string | null;
   twilio: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
@@ -65,6 +67,7 @@ export function parseNotificationsConfig(get: Get, problems: string[]): Notifica
       'https://api.telegram.org',
       problems,
     ),
+    xApiUrl: parseBaseUrl(get('X_API_URL'), 'X_API_URL', 'https://api.x.com', problems),
     vendorBaseUrl:
       get('NOTIFY_VENDOR_BASE_URL') === undefined
         ? null

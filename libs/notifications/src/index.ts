@@ -1,3 +1,4 @@
+export * from './channels/oauth1';
 export * from './channels/webhook.channel';
 export * from './handler-types';
 export * from './notification-message';

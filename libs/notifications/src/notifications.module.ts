@@ -7,6 +7,7 @@ import { TelegramChannel } from './channels/telegram.channel';
 import { TwilioChannel } from './channels/twilio.channel';
 import { WebhookChannel } from './channels/webhook.channel';
 import { WhatsappChannel } from './channels/whatsapp.channel';
+import { XChannel } from './channels/x.channel';
 import { Notifier } from './notifier';
 import { HttpSender } from './outbound/http-sender';
 import { HandlerSettingsCodec } from './secrets/handler-settings.codec';
@@ -19,6 +20,7 @@ const CHANNEL_CLASSES = [
   EmailChannel,
   TwilioChannel,
   WhatsappChannel,
+  XChannel,
 ];
 
 /** The delivery interface: Notifier, its channels, and the secrets box. */

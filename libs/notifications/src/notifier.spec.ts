@@ -73,7 +73,7 @@ describe(Notifier.name, () => {
         false,
       ),
       row(3, 8, 'webhook', { webhook: 'https://c.example/hook', webhook_secret: 'u'.repeat(16) }),
-      row(4, 7, 'x', { x_consumer_key: 'k'.repeat(12) }),
+      row(4, 7, 'push_subscriber_id', { push_subscriber_id: '12' }),
     ];
     const repo = {
       findEnabled: (ownerId: number) =>
@@ -102,7 +102,7 @@ describe(Notifier.name, () => {
           ok: false,
           status_code: null,
           latency_ms: expect.any(Number),
-          error: 'Delivery for x is not available yet.',
+          error: 'Delivery for push_subscriber_id is not available yet.',
         },
       },
     ]);
