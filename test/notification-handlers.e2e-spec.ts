@@ -498,6 +498,15 @@ describe('Notification handlers', () => {
     expect(bad.body.errors[0]).toMatchObject({ field: 'type', code: 'invalid_list_parameter' });
   });
 
+  it("deletes a user's handlers with the user", async () => {
+    const user = await t.createUser();
+    await create({ name: 'Gone', type: 'email', email: 'a@example.com' }, user);
+    await t.dataSource.query(`DELETE FROM users WHERE id = ${user.id}`);
+    expect(
+      await t.dataSource.query(`SELECT id FROM notification_handlers WHERE user_id = ${user.id}`),
+    ).toEqual([]);
+  });
+
   it('deletes, then answers 404', async () => {
     const { data } = await create({ name: 'Doomed', type: 'email', email: 'a@example.com' });
     const res = await t.http

@@ -217,6 +217,15 @@ describe('Signatures', () => {
     expect(got.body.data.project_id).toBeNull();
   });
 
+  it("deletes a user's signatures with the user", async () => {
+    const user = await t.createUser();
+    await create({ name: 'Gone with the user' }, user);
+    await t.dataSource.query(`DELETE FROM users WHERE id = ${user.id}`);
+    expect(
+      await t.dataSource.query(`SELECT id FROM signatures WHERE user_id = ${user.id}`),
+    ).toEqual([]);
+  });
+
   it('clears the project with project_id 0', async () => {
     const projectId = await createProject();
     const id = await create({ name: 'Moving', project_id: projectId });
