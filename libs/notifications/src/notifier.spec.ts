@@ -83,6 +83,7 @@ describe(Notifier.name, () => {
   });
 
   it('notify() delivers to each enabled handler of the owner only, with decrypted settings', async () => {
+    const warned = jest.spyOn(notifier['logger'], 'warn').mockImplementation(() => undefined);
     const results = await notifier.notify(7, MESSAGE);
     expect(channel.sent).toEqual([
       {
@@ -106,6 +107,10 @@ describe(Notifier.name, () => {
         },
       },
     ]);
+    expect(warned).toHaveBeenCalledWith(
+      'Handler 4 (push_subscriber_id) failed: Delivery for push_subscriber_id is not available yet.',
+    );
+    warned.mockRestore();
   });
 
   it('reports an unavailable channel without calling it', async () => {
@@ -120,6 +125,7 @@ describe(Notifier.name, () => {
   });
 
   it('turns a thrown outbound error into an outcome, and hides unexpected ones', async () => {
+    const logged = jest.spyOn(notifier['logger'], 'error').mockImplementation(() => undefined);
     channel.next = () => Promise.reject(new OutboundError('No answer within 10 ms.'));
     expect(await notifier.deliver('webhook', {}, MESSAGE)).toMatchObject({
       ok: false,
@@ -130,5 +136,9 @@ describe(Notifier.name, () => {
       ok: false,
       error: 'Delivery failed unexpectedly.',
     });
+    // The details go to the log only.
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(String(logged.mock.calls[0][0])).toContain('TypeError: secret internals');
+    logged.mockRestore();
   });
 });
