@@ -498,6 +498,56 @@ describe('Notification handlers', () => {
     expect(bad.body.errors[0]).toMatchObject({ field: 'type', code: 'invalid_list_parameter' });
   });
 
+  it('survives secrets it cannot read (another SECRETS_KEY): empty settings, 422 on test, fixed by sending the fields', async () => {
+    const { data } = await create({ name: 'Rekeyed', type: 'slack', slack: SLACK });
+    const other = await create({ name: 'Readable', type: 'email', email: 'a@example.com' });
+    const sql =
+      t.dataSource.options.type === 'postgres'
+        ? 'UPDATE notification_handlers SET settings_encrypted = $1 WHERE id = $2'
+        : 'UPDATE notification_handlers SET settings_encrypted = ? WHERE id = ?';
+    await t.dataSource.query(sql, ['v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA', data.id]);
+
+    const got = await t.http
+      .get(`/v1/notification-handlers/${data.id}`)
+      .set('Authorization', owner.auth);
+    expect(got.status).toBe(200);
+    expect(got.body.data.settings).toEqual({});
+    const list = await t.http
+      .get('/v1/notification-handlers?results_per_page=1000')
+      .set('Authorization', owner.auth);
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((h: { id: number }) => h.id)).toEqual(
+      expect.arrayContaining([data.id, other.data.id]),
+    );
+    const res = await test(data.id);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          status: 422,
+          title:
+            'The secrets of this handler cannot be read with the current SECRETS_KEY; send its fields again.',
+          code: 'unprocessable',
+        },
+      ],
+    });
+    const missing = await t.http
+      .post(`/v1/notification-handlers/${data.id}`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'Still rekeyed' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors[0]).toMatchObject({
+      field: 'slack',
+      title: 'slack is required for type slack.',
+    });
+    await t.http
+      .post(`/v1/notification-handlers/${data.id}`)
+      .set('Authorization', owner.auth)
+      .send({ slack: SLACK })
+      .expect(200);
+    expect((await test(data.id)).body).toEqual(OK_OUTCOME(200));
+  });
+
   it("deletes a user's handlers with the user", async () => {
     const user = await t.createUser();
     await create({ name: 'Gone', type: 'email', email: 'a@example.com' }, user);

@@ -6,6 +6,9 @@ import { ChannelResult, DeliveryOutcome, NotificationMessage } from './notificat
 import { OutboundError } from './outbound/outbound-error';
 import { HandlerSettingsCodec } from './secrets/handler-settings.codec';
 
+export const UNREADABLE =
+  'The secrets of this handler cannot be read with the current SECRETS_KEY; send its fields again.';
+
 /**
  * The single entry point for notifications. Later features raise an event with
  * `notify(ownerId, message)`; every enabled handler of that owner gets it through its channel.
@@ -77,11 +80,11 @@ export class Notifier {
   ): Promise<Array<{ handler_id: number; outcome: DeliveryOutcome }>> {
     const results: Array<{ handler_id: number; outcome: DeliveryOutcome }> = [];
     for (const handler of await this.handlers.findEnabled(ownerId)) {
-      const outcome = await this.deliver(
-        handler.type as HandlerType,
-        this.codec.open(handler.settings_encrypted),
-        message,
-      );
+      const settings = this.codec.tryOpen(handler.settings_encrypted);
+      const outcome: DeliveryOutcome =
+        settings === null
+          ? { ok: false, status_code: null, latency_ms: 0, error: UNREADABLE }
+          : await this.deliver(handler.type as HandlerType, settings, message);
       if (!outcome.ok) {
         this.logger.warn(`Handler ${handler.id} (${handler.type}) failed: ${outcome.error}`);
       }

@@ -4,10 +4,10 @@ import { AppError, Clock, ListQuery, NotFoundError, Paginated } from '@app/commo
 import { NotificationHandlerEntity, NotificationHandlersRepository } from '@app/database';
 import {
   DeliveryOutcome,
-  HandlerSettings,
   HandlerSettingsCodec,
   HandlerType,
   Notifier,
+  UNREADABLE,
 } from '@app/notifications';
 import { CreateNotificationHandlerDto } from './dto/create-notification-handler.dto';
 import { UpdateNotificationHandlerDto } from './dto/update-notification-handler.dto';
@@ -63,7 +63,8 @@ export class NotificationHandlersService {
     const handler = await this.findOwned(actor, id);
     const type = dto.type ?? (handler.type as HandlerType);
     // A new kind starts from nothing: the old kind's secrets are not carried over.
-    const current = type === handler.type ? this.codec.open(handler.settings_encrypted) : {};
+    const current =
+      type === handler.type ? (this.codec.tryOpen(handler.settings_encrypted) ?? {}) : {};
     const built = buildHandlerSettings(type, dto, current);
     if (built.problems.length > 0) {
       throw new AppError('validation_failed', built.problems);
@@ -95,7 +96,11 @@ export class NotificationHandlersService {
     if (reason !== null) {
       throw new AppError('channel_unavailable', reason, 'type');
     }
-    return this.notifier.deliver(type, this.settingsOf(handler), {
+    const settings = this.codec.tryOpen(handler.settings_encrypted);
+    if (settings === null) {
+      throw new AppError('unprocessable', UNREADABLE);
+    }
+    return this.notifier.deliver(type, settings, {
       event: 'test',
       title: 'Linkdock test notification',
       text: `This is a test message for the notification handler "${handler.name}".`,
@@ -103,12 +108,9 @@ export class NotificationHandlersService {
     });
   }
 
-  private settingsOf(handler: NotificationHandlerEntity): HandlerSettings {
-    return this.codec.open(handler.settings_encrypted);
-  }
-
+  /** Unreadable secrets show as empty settings rather than failing the whole read or list. */
   private toResponse(handler: NotificationHandlerEntity): NotificationHandlerResponse {
-    return toNotificationHandlerResponse(handler, this.settingsOf(handler));
+    return toNotificationHandlerResponse(handler, this.codec.tryOpen(handler.settings_encrypted) ?? {});
   }
 
   private async findOwned(actor: Actor, id: number): Promise<NotificationHandlerEntity> {

@@ -11,6 +11,18 @@ export class HandlerSettingsCodec {
     return this.box.encrypt(JSON.stringify(settings));
   }
 
+  /**
+   * null when the value cannot be opened with the current key (SECRETS_KEY changed or the row was
+   * altered): the handler then needs its fields sent again.
+   */
+  tryOpen(sealed: string): HandlerSettings | null {
+    try {
+      return this.open(sealed);
+    } catch {
+      return null;
+    }
+  }
+
   open(sealed: string): HandlerSettings {
     const parsed = JSON.parse(this.box.decrypt(sealed)) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
