@@ -110,7 +110,10 @@ export class NotificationHandlersService {
 
   /** Unreadable secrets show as empty settings rather than failing the whole read or list. */
   private toResponse(handler: NotificationHandlerEntity): NotificationHandlerResponse {
-    return toNotificationHandlerResponse(handler, this.codec.tryOpen(handler.settings_encrypted) ?? {});
+    return toNotificationHandlerResponse(
+      handler,
+      this.codec.tryOpen(handler.settings_encrypted) ?? {},
+    );
   }
 
   private async findOwned(actor: Actor, id: number): Promise<NotificationHandlerEntity> {
