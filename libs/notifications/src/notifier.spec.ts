@@ -113,6 +113,27 @@ describe(Notifier.name, () => {
     warned.mockRestore();
   });
 
+  it('raise() never rejects: a failing repository is logged, not thrown', async () => {
+    const broken = new Notifier(
+      [channel],
+      {
+        findEnabled: () => Promise.reject(new Error('database down')),
+      } as unknown as NotificationHandlersRepository,
+      codec,
+    );
+    const logged = jest.spyOn(broken['logger'], 'error').mockImplementation(() => undefined);
+    await expect(broken.raise(7, MESSAGE)).resolves.toBeUndefined();
+    expect(String(logged.mock.calls[0][0])).toContain(
+      'Event data.collected for owner 7 was not delivered: Error: database down',
+    );
+  });
+
+  it('raise() delivers like notify()', async () => {
+    jest.spyOn(notifier['logger'], 'warn').mockImplementation(() => undefined);
+    await notifier.raise(7, MESSAGE);
+    expect(channel.sent.map((s) => s.settings.webhook)).toEqual(['https://a.example/hook']);
+  });
+
   it('reports an unavailable channel without calling it', async () => {
     const outcome = await notifier.deliver('email', { email: 'a@b.co' }, MESSAGE);
     expect(outcome).toEqual({

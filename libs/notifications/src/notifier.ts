@@ -73,6 +73,20 @@ export class Notifier {
     };
   }
 
+  /**
+   * For request handlers that must not wait for (or fail because of) delivery: the returned
+   * promise never rejects, so it can be left unawaited; failures are logged.
+   */
+  async raise(ownerId: number, message: NotificationMessage): Promise<void> {
+    try {
+      await this.notify(ownerId, message);
+    } catch (error) {
+      this.logger.error(
+        `Event ${message.event} for owner ${ownerId} was not delivered: ${error instanceof Error ? error.stack : String(error)}`,
+      );
+    }
+  }
+
   /** Delivers an event to every enabled handler of the owner, one after another. */
   async notify(
     ownerId: number,
