@@ -40,6 +40,8 @@ RUN --mount=type=cache,target=/root/.npm \
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY libs ./libs
 COPY apps ./apps
+# Social icons of email signatures, served under /assets/.
+COPY assets ./assets
 RUN npm run build \
  && test -f dist/apps/api/src/main.js \
  && test -f dist/apps/cli/src/main.js
@@ -68,6 +70,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/assets ./assets
 
 # SQLite database (when DATABASE_URL is unset) and other files live in /data. A named volume
 # mounted here starts out owned by `node`; a bind-mounted host folder must be writable by uid 1000.

@@ -1,7 +1,9 @@
 // Three projects: fast unit tests, and the same end-to-end suites on SQLite and on PostgreSQL.
 const moduleNameMapper = {
-  '^@app/(auth|common|config|database|redis|testing)$': '<rootDir>/libs/$1/src',
-  '^@app/(auth|common|config|database|redis|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@app/(auth|common|config|database|notifications|redis|signatures|testing)$':
+    '<rootDir>/libs/$1/src',
+  '^@app/(auth|common|config|database|notifications|redis|signatures|testing)/(.*)$':
+    '<rootDir>/libs/$1/src/$2',
 };
 const base = {
   rootDir: __dirname,
@@ -14,9 +16,12 @@ const e2e = (db) => ({
   ...base,
   displayName: `e2e-${db}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  // The boot test starts the built server on SQLite; once is enough.
+  // The boot test starts the built server on SQLite, and the browser test drives rendering that
+  // does not depend on the database; once (on SQLite) is enough for both.
   testPathIgnorePatterns:
-    db === 'postgres' ? ['/node_modules/', 'boot\\.e2e-spec'] : ['/node_modules/'],
+    db === 'postgres'
+      ? ['/node_modules/', 'boot\\.e2e-spec', 'signatures-browser\\.e2e-spec']
+      : ['/node_modules/'],
   setupFiles: [`<rootDir>/test/setup-${db}.ts`],
 });
 

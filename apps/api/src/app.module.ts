@@ -21,7 +21,9 @@ import { HealthModule } from './health/health.module';
 import { EdgeModule } from './links/edge/edge.module';
 import { LinksModule } from './links/links.module';
 import { loggerModuleParams } from './logger-options';
+import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
 import { ProjectsModule } from './projects/projects.module';
+import { SignaturesModule } from './signatures/signatures.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -55,6 +57,8 @@ export class AppModule {
         LinksModule,
         EdgeModule,
         DomainsModule,
+        SignaturesModule,
+        NotificationHandlersModule,
         ...extraModules,
       ],
       providers: [

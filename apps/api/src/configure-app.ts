@@ -1,9 +1,10 @@
-import { Type } from '@nestjs/common';
+import { RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { apiResponseHeaders, bodyParserErrors } from '@app/common';
 import { AppConfig } from '@app/config';
+import { findAssetsDir } from '@app/signatures';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
@@ -36,7 +37,16 @@ export async function createApp(
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: true, parameterLimit: 1000 });
   app.use(bodyParserErrors);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health'] });
+  // Social icons of email signatures; immutable content, so caches may keep them.
+  app.useStaticAssets(findAssetsDir(), {
+    prefix: '/assets/',
+    index: false,
+    maxAge: '7d',
+    fallthrough: true,
+  });
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: ['health', { path: 'signatures/preview/:token', method: RequestMethod.GET }],
+  });
   app.enableShutdownHooks();
 
   const document = buildOpenApiDocument(app);

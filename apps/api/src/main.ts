@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { UsersService } from '@app/auth';
-import { ConfigError, loadConfig } from '@app/config';
+import { ConfigError, loadConfig, resolveSecretsKey } from '@app/config';
 import { runMigrations } from '@app/database';
 import { DataSource } from 'typeorm';
 import { API_PREFIX, createApp } from './configure-app';
@@ -9,6 +9,8 @@ import { createHttpLogger } from './logger-options';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
+  // Before anything else: PostgreSQL without SECRETS_KEY stops here with a ConfigError.
+  const secrets = resolveSecretsKey(config);
   const httpLogger = createHttpLogger(config);
   const app = await createApp(config, { httpLogger });
   const logger = new Logger('Linkdock');
@@ -27,6 +29,12 @@ async function bootstrap(): Promise<void> {
     `  API:  ${config.appUrl}/${API_PREFIX}   Docs: ${config.appUrl}/docs   Health: ${config.appUrl}/health`,
     `  Database: ${config.database.type === 'sqlite' ? config.database.path : 'PostgreSQL'}`,
   ];
+  if (secrets.created) {
+    lines.push(
+      `  Secrets key: SECRETS_KEY is unset, so one was generated into ${secrets.created} (mode 0600).`,
+      '  Back it up with the database: notification-handler secrets cannot be read without it.',
+    );
+  }
   if (admin) {
     // Printed to the terminal only, never to the JSON log: the key is a secret shown this once.
     lines.push(

@@ -1,3 +1,5 @@
+import type { NotificationsConfig } from './notifications-config';
+
 /** The whole configuration of a Linkdock process, validated once at boot. */
 export interface AppConfig {
   port: number;
@@ -14,8 +16,6 @@ export interface AppConfig {
   adminEmail: string;
   /** Proxies (IP addresses or CIDR ranges) whose X-Forwarded-For is believed. */
   trustedProxies: string[];
-  /** Key for signed visitor cookies and visitor hashes; null = generated once into DATA_DIR. */
-  appSecret: string | null;
   /** Links kept in each process's edge cache. */
   linkCacheSize: number;
   /**
@@ -23,6 +23,7 @@ export interface AppConfig {
    * null = the system's resolvers.
    */
   dnsServers: string[] | null;
+  notifications: NotificationsConfig;
 }
 
 export type DatabaseConfig =

@@ -1,4 +1,5 @@
 export * from './app-config';
-export * from './app-secret';
 export * from './config.module';
 export * from './load-config';
+export * from './notifications-config';
+export * from './secrets-key';

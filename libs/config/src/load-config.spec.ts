@@ -1,6 +1,19 @@
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from './load-config';
 
+const NOTIFICATIONS_DEFAULTS = {
+  secretsKey: null,
+  allowPrivateWebhooks: false,
+  timeoutMs: 10000,
+  smtpUrl: null,
+  smtpFrom: 'Linkdock <no-reply@linkdock.local>',
+  telegramApiUrl: 'https://api.telegram.org',
+  xApiUrl: 'https://api.x.com',
+  vendorBaseUrl: null,
+  twilio: null,
+  whatsapp: null,
+};
+
 function configErrorOf(env: Record<string, string>): ConfigError {
   try {
     loadConfig(env);
@@ -27,9 +40,9 @@ describe(loadConfig.name, () => {
       logLevel: 'info',
       adminEmail: 'admin@linkdock.local',
       trustedProxies: [],
-      appSecret: null,
       linkCacheSize: 100_000,
       dnsServers: null,
+      notifications: NOTIFICATIONS_DEFAULTS,
     });
   });
 
@@ -50,7 +63,6 @@ describe(loadConfig.name, () => {
         LOG_LEVEL: 'DEBUG',
         ADMIN_EMAIL: 'Root@Example.COM',
         TRUSTED_PROXIES: ' 10.0.0.1, 172.16.0.0/12 ,fd00::/8',
-        APP_SECRET: 'x'.repeat(40),
         LINK_CACHE_SIZE: '5000',
         DNS_SERVERS: ' 1.1.1.1, 127.0.0.1:5353 ',
       }),
@@ -65,9 +77,9 @@ describe(loadConfig.name, () => {
       logLevel: 'debug',
       adminEmail: 'root@example.com',
       trustedProxies: ['10.0.0.1', '172.16.0.0/12', 'fd00::/8'],
-      appSecret: 'x'.repeat(40),
       linkCacheSize: 5000,
       dnsServers: ['1.1.1.1', '127.0.0.1:5353'],
+      notifications: NOTIFICATIONS_DEFAULTS,
     });
   });
 
@@ -151,7 +163,6 @@ describe(loadConfig.name, () => {
       '10.0.0.0/33',
       'TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated (bad entry "10.0.0.0/33")',
     ],
-    ['APP_SECRET', 'short', 'APP_SECRET must be at least 32 characters long (use a random string)'],
     [
       'LINK_CACHE_SIZE',
       '10',

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel } from './app-config';
+import { parseNotificationsConfig } from './notifications-config';
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -47,10 +48,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const dnsServers = parseDnsServers(get('DNS_SERVERS'), problems);
 
   const trustedProxies = parseTrustedProxies(get('TRUSTED_PROXIES'), problems);
-  const appSecret = get('APP_SECRET') ?? null;
-  if (appSecret !== null && appSecret.length < 32) {
-    problems.push('APP_SECRET must be at least 32 characters long (use a random string)');
-  }
   const linkCacheSize = parseInteger(
     get('LINK_CACHE_SIZE'),
     'LINK_CACHE_SIZE',
@@ -59,6 +56,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     10_000_000,
     problems,
   );
+
+  const notifications = parseNotificationsConfig(get, problems);
 
   if (problems.length > 0) {
     throw new ConfigError(problems);
@@ -74,9 +73,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     adminEmail,
     trustedProxies,
-    appSecret,
     linkCacheSize,
     dnsServers,
+    notifications,
   };
 }
 

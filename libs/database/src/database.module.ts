@@ -5,7 +5,9 @@ import { buildDataSourceOptions } from './data-source';
 import { ENTITIES } from './entities';
 import { DomainsRepository } from './domains/domains.repository';
 import { LinksRepository } from './links/links.repository';
+import { NotificationHandlersRepository } from './notification-handlers/notification-handlers.repository';
 import { ProjectsRepository } from './projects/projects.repository';
+import { SignaturesRepository } from './signatures/signatures.repository';
 import { ApiKeysRepository } from './users/api-keys.repository';
 import { UsersRepository } from './users/users.repository';
 import { VisitsRepository } from './visits/visits.repository';
@@ -17,6 +19,8 @@ const REPOSITORIES = [
   DomainsRepository,
   LinksRepository,
   VisitsRepository,
+  SignaturesRepository,
+  NotificationHandlersRepository,
 ];
 
 /** The data source and every repository, available to all modules. */

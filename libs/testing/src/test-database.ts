@@ -31,7 +31,12 @@ export async function createTestDatabase(db: TestDb = currentTestDb()): Promise<
   const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: TEST_POSTGRES_URL },
+    // PostgreSQL needs an explicit key for notification-handler secrets (SQLite makes one in DATA_DIR).
+    env: {
+      DATA_DIR: dataDir,
+      DATABASE_URL: TEST_POSTGRES_URL,
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+    },
     schema,
     drop: async () => {
       await withClient((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));

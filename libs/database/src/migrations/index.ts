@@ -1,14 +1,22 @@
+import { Init1763700000000 as PostgresInit } from './postgres/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as PostgresLinksDomainsVisits } from './postgres/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as PostgresDomainsEnabledHost } from './postgres/1763850000000-domains-enabled-host';
-import { Init1763700000000 as PostgresInit } from './postgres/1763700000000-init';
+import { SignaturesNotifications1764000000000 as PostgresSignaturesNotifications } from './postgres/1764000000000-signatures-notifications';
+import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
-import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
+import { SignaturesNotifications1764000000000 as SqliteSignaturesNotifications } from './sqlite/1764000000000-signatures-notifications';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
-export const SQLITE_MIGRATIONS = [SqliteInit, SqliteLinksDomainsVisits, SqliteDomainsEnabledHost];
+export const SQLITE_MIGRATIONS = [
+  SqliteInit,
+  SqliteLinksDomainsVisits,
+  SqliteDomainsEnabledHost,
+  SqliteSignaturesNotifications,
+];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
   PostgresLinksDomainsVisits,
   PostgresDomainsEnabledHost,
+  PostgresSignaturesNotifications,
 ];

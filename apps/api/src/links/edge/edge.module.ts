@@ -1,7 +1,7 @@
 import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { APP_CONFIG, type AppConfig, resolveAppSecret } from '@app/config';
+import { APP_CONFIG, type AppConfig, deriveKey, resolveSecretsKey } from '@app/config';
 import { EdgeCache } from './edge-cache.service';
 import { EDGE_SECRET } from './edge-secret';
 import { EdgeService } from './edge.service';
@@ -23,7 +23,8 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
     {
       provide: EDGE_SECRET,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => resolveAppSecret(config),
+      useFactory: (config: AppConfig) =>
+        deriveKey(resolveSecretsKey(config).key, 'edge cookies and visitor hashes'),
     },
   ],
   exports: [EdgeCache, VisitRecorder, VisitorInfo],

@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { formatDateTime } from '@app/common';
+import { NotificationHandlerEntity } from '@app/database';
+import { HANDLER_TYPES, type HandlerSettings, maskSettings } from '@app/notifications';
+
+export class NotificationHandlerResponse {
+  @ApiProperty({ example: 1 }) id!: number;
+  @ApiProperty({ enum: HANDLER_TYPES, example: 'slack' }) type!: string;
+  @ApiProperty({ example: 'Team channel' }) name!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { slack: 'https://hooks.slack.com/****Xy9z' },
+    description:
+      'The per-kind fields. Secrets (tokens, x keys, webhook URLs, webhook_secret) are masked: **** and their last 4 characters; a URL keeps its origin.',
+  })
+  settings!: HandlerSettings;
+  @ApiProperty({ example: true }) is_enabled!: boolean;
+  @ApiProperty({ type: String, nullable: true, example: null }) last_datetime!: string | null;
+  @ApiProperty({ example: '2026-11-21 10:00:00' }) datetime!: string;
+}
+
+export class CreatedNotificationHandlerResponse {
+  @ApiProperty({ example: 1 }) id!: number;
+  @ApiPropertyOptional({
+    description:
+      'Only for a webhook created without webhook_secret: the generated signing secret, shown this once.',
+  })
+  webhook_secret?: string;
+}
+
+export class TestDeliveryResponse {
+  @ApiProperty({ description: 'Whether the target accepted the message (2xx, or SMTP success).' })
+  ok!: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'HTTP status, or SMTP reply code.' })
+  status_code!: number | null;
+  @ApiProperty({ type: 'integer', description: 'Time the delivery took, in milliseconds.' })
+  latency_ms!: number;
+  @ApiProperty({ type: String, nullable: true, description: 'Why it failed, when it did.' })
+  error!: string | null;
+}
+
+export function toNotificationHandlerResponse(
+  entity: NotificationHandlerEntity,
+  settings: HandlerSettings,
+): NotificationHandlerResponse {
+  return {
+    id: entity.id,
+    type: entity.type,
+    name: entity.name,
+    settings: maskSettings(settings),
+    is_enabled: entity.is_enabled,
+    last_datetime: formatDateTime(entity.last_datetime),
+    datetime: formatDateTime(entity.datetime),
+  };
+}

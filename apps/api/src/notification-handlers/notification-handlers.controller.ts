@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type Actor, CurrentActor } from '@app/auth';
+import {
+  ApiDataResponse,
+  ApiErrors,
+  ApiForm,
+  ApiIdParam,
+  ApiIdResponse,
+  ApiListResponse,
+  IdParam,
+  Listing,
+  ListParams,
+  type ListQuery,
+} from '@app/common';
+import { CreateNotificationHandlerDto } from './dto/create-notification-handler.dto';
+import { UpdateNotificationHandlerDto } from './dto/update-notification-handler.dto';
+import {
+  CreatedNotificationHandlerResponse,
+  NotificationHandlerResponse,
+  TestDeliveryResponse,
+} from './notification-handler.mapper';
+import { NOTIFICATION_HANDLERS_LIST } from './notification-handlers.list';
+import { NotificationHandlersService } from './notification-handlers.service';
+
+const NOT_FOUND = 'notification_handler_not_found';
+const WHAT = 'notification handler';
+
+@ApiTags('notification-handlers')
+@ApiErrors(401, 429)
+@Controller('notification-handlers')
+export class NotificationHandlersController {
+  constructor(private readonly handlers: NotificationHandlersService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List notification handlers' })
+  @Listing(NOTIFICATION_HANDLERS_LIST)
+  @ApiListResponse(NotificationHandlerResponse)
+  @ApiErrors(400)
+  list(@CurrentActor() actor: Actor, @ListParams() query: ListQuery) {
+    return this.handlers.list(actor, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Retrieve a notification handler (secrets masked)' })
+  @ApiIdParam('Notification handler id')
+  @ApiDataResponse(NotificationHandlerResponse)
+  @ApiErrors(404)
+  get(@CurrentActor() actor: Actor, @IdParam(NOT_FOUND, WHAT) id: number) {
+    return this.handlers.get(actor, id);
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Create a notification handler' })
+  @ApiForm()
+  @ApiDataResponse(CreatedNotificationHandlerResponse, 201)
+  @ApiErrors(400)
+  create(@CurrentActor() actor: Actor, @Body() dto: CreateNotificationHandlerDto) {
+    return this.handlers.create(actor, dto);
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Send a test message through the handler',
+    description:
+      'Always 200 with the outcome when a delivery was attempted (ok false and error when the target refused or could not be reached); 400 channel_unavailable when this installation cannot deliver this kind.',
+  })
+  @ApiIdParam('Notification handler id')
+  @ApiDataResponse(TestDeliveryResponse)
+  @ApiErrors(400, 404)
+  test(@CurrentActor() actor: Actor, @IdParam(NOT_FOUND, WHAT) id: number) {
+    return this.handlers.test(actor, id);
+  }
+
+  @Post(':id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Update a notification handler' })
+  @ApiIdParam('Notification handler id')
+  @ApiForm()
+  @ApiIdResponse()
+  @ApiErrors(400, 404)
+  update(
+    @CurrentActor() actor: Actor,
+    @IdParam(NOT_FOUND, WHAT) id: number,
+    @Body() dto: UpdateNotificationHandlerDto,
+  ) {
+    return this.handlers.update(actor, id, dto);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Delete a notification handler' })
+  @ApiIdParam('Notification handler id')
+  @ApiIdResponse()
+  @ApiErrors(404)
+  remove(@CurrentActor() actor: Actor, @IdParam(NOT_FOUND, WHAT) id: number) {
+    return this.handlers.remove(actor, id);
+  }
+}

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { Actor } from '@app/auth';
+import { AppError, Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
+import { NotificationHandlerEntity, NotificationHandlersRepository } from '@app/database';
+import {
+  DeliveryOutcome,
+  HandlerSettingsCodec,
+  HandlerType,
+  Notifier,
+  UNREADABLE,
+} from '@app/notifications';
+import { CreateNotificationHandlerDto } from './dto/create-notification-handler.dto';
+import { UpdateNotificationHandlerDto } from './dto/update-notification-handler.dto';
+import { buildHandlerSettings } from './handler-settings.validation';
+import {
+  CreatedNotificationHandlerResponse,
+  NotificationHandlerResponse,
+  toNotificationHandlerResponse,
+} from './notification-handler.mapper';
+
+@Injectable()
+export class NotificationHandlersService {
+  constructor(
+    private readonly handlers: NotificationHandlersRepository,
+    private readonly codec: HandlerSettingsCodec,
+    private readonly notifier: Notifier,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(actor: Actor, query: ListQuery): Promise<Paginated<NotificationHandlerResponse>> {
+    return (await this.handlers.listOwned(actor.ownerId, query)).map((h) => this.toResponse(h));
+  }
+
+  async get(actor: Actor, id: number): Promise<NotificationHandlerResponse> {
+    return this.toResponse(await this.findOwned(actor, id));
+  }
+
+  async create(
+    actor: Actor,
+    dto: CreateNotificationHandlerDto,
+  ): Promise<CreatedNotificationHandlerResponse> {
+    const built = buildHandlerSettings(dto.type, dto, {});
+    if (built.problems.length > 0) {
+      throw new AppError('validation_failed', built.problems);
+    }
+    const id = await this.handlers.insert({
+      user_id: actor.ownerId,
+      name: dto.name,
+      type: dto.type,
+      settings_encrypted: this.codec.seal(built.settings),
+      is_enabled: dto.is_enabled ?? true,
+      datetime: this.clock.now(),
+      last_datetime: null,
+    });
+    return built.generatedSecret ? { id, webhook_secret: built.generatedSecret } : { id };
+  }
+
+  async update(
+    actor: Actor,
+    id: number,
+    dto: UpdateNotificationHandlerDto,
+  ): Promise<{ id: number }> {
+    const handler = await this.findOwned(actor, id);
+    const type = dto.type ?? (handler.type as HandlerType);
+    // A new kind starts from nothing: the old kind's secrets are not carried over.
+    const current =
+      type === handler.type ? (this.codec.tryOpen(handler.settings_encrypted) ?? {}) : {};
+    const built = buildHandlerSettings(type, dto, current);
+    if (built.problems.length > 0) {
+      throw new AppError('validation_failed', built.problems);
+    }
+    handler.name = dto.name ?? handler.name;
+    handler.type = type;
+    handler.settings_encrypted = this.codec.seal(built.settings);
+    handler.is_enabled = dto.is_enabled ?? handler.is_enabled;
+    handler.last_datetime = this.clock.now();
+    await this.handlers.save(handler);
+    return { id };
+  }
+
+  async remove(actor: Actor, id: number): Promise<{ id: number }> {
+    if (!(await this.handlers.deleteOwned(actor.ownerId, id))) {
+      throw new NotFoundError('notification_handler_not_found', 'notification handler');
+    }
+    return { id };
+  }
+
+  /**
+   * Sends one test message through the handler's channel. A delivery that fails at the target is
+   * still a 200 with ok false; a kind this installation cannot deliver is a 400.
+   */
+  async test(actor: Actor, id: number): Promise<DeliveryOutcome> {
+    const handler = await this.findOwned(actor, id);
+    const type = handler.type as HandlerType;
+    const reason = this.notifier.unavailableReason(type);
+    if (reason !== null) {
+      throw new AppError('channel_unavailable', reason, 'type');
+    }
+    const settings = this.codec.tryOpen(handler.settings_encrypted);
+    if (settings === null) {
+      throw new AppError('unprocessable', UNREADABLE);
+    }
+    return this.notifier.deliver(type, settings, {
+      event: 'test',
+      title: 'Linkdock test notification',
+      text: `This is a test message for the notification handler "${handler.name}".`,
+      data: { notification_handler_id: handler.id, type: handler.type },
+    });
+  }
+
+  /** Unreadable secrets show as empty settings rather than failing the whole read or list. */
+  private toResponse(handler: NotificationHandlerEntity): NotificationHandlerResponse {
+    return toNotificationHandlerResponse(
+      handler,
+      this.codec.tryOpen(handler.settings_encrypted) ?? {},
+    );
+  }
+
+  private async findOwned(actor: Actor, id: number): Promise<NotificationHandlerEntity> {
+    const handler = await this.handlers.findOwned(actor.ownerId, id);
+    if (!handler) {
+      throw new NotFoundError('notification_handler_not_found', 'notification handler');
+    }
+    return handler;
+  }
+}

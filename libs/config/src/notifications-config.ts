@@ -1,0 +1,138 @@
+/** Outbound delivery of notifications: SMTP, vendor API bases, the SSRF switch, the key for secrets. */
+export interface NotificationsConfig {
+  /** SECRETS_KEY: 32-byte AES-256-GCM key, or null to use (or create) `$DATA_DIR/secrets.key`. */
+  secretsKey: Buffer | null;
+  /** ALLOW_PRIVATE_WEBHOOKS=1 lets outbound requests reach private, loopback and link-local addresses. */
+  allowPrivateWebhooks: boolean;
+  /** Per outbound request (connect, send, read), in milliseconds. */
+  timeoutMs: number;
+  smtpUrl: string | null;
+  smtpFrom: string;
+  telegramApiUrl: string;
+  /** X API v2 base (tweets of `x` handlers). */
+  xApiUrl: string;
+  /** NOTIFY_VENDOR_BASE_URL: when set, Slack/Discord/Google Chat/Teams webhooks go to `<base>/<type><path>`. */
+  vendorBaseUrl: string | null;
+  twilio: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
+  whatsapp: { apiUrl: string; token: string; phoneNumberId: string } | null;
+}
+
+type Get = (name: string) => string | undefined;
+
+export function parseNotificationsConfig(get: Get, problems: string[]): NotificationsConfig {
+  const secretsKey = parseSecretsKey(get('SECRETS_KEY'), problems);
+  const allow = get('ALLOW_PRIVATE_WEBHOOKS');
+  if (allow !== undefined && allow !== '0' && allow !== '1') {
+    problems.push(`ALLOW_PRIVATE_WEBHOOKS must be 0 or 1 (got "${allow}")`);
+  }
+  const rawTimeout = get('NOTIFY_TIMEOUT_MS');
+  let timeoutMs = 10_000;
+  if (rawTimeout !== undefined) {
+    if (/^\d+$/.test(rawTimeout) && Number(rawTimeout) >= 100 && Number(rawTimeout) <= 120_000) {
+      timeoutMs = Number(rawTimeout);
+    } else {
+      problems.push(
+        `NOTIFY_TIMEOUT_MS must be a whole number from 100 to 120000 (got "${rawTimeout}")`,
+      );
+    }
+  }
+  const smtpUrl = get('SMTP_URL') ?? null;
+  if (smtpUrl !== null && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) {
+    problems.push(
+      'SMTP_URL must start with smtp:// or smtps://, e.g. smtp://user:pass@mail.example.com:587',
+    );
+  }
+  const smtpFrom = get('SMTP_FROM') ?? 'Linkdock <no-reply@linkdock.local>';
+  const twilioSid = get('TWILIO_ACCOUNT_SID');
+  const twilioToken = get('TWILIO_AUTH_TOKEN');
+  const twilioFrom = get('TWILIO_FROM');
+  const twilioSet = [twilioSid, twilioToken, twilioFrom].filter((v) => v !== undefined).length;
+  if (twilioSet > 0 && twilioSet < 3) {
+    problems.push('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM must be set together');
+  }
+  const waToken = get('WHATSAPP_TOKEN');
+  const waPhone = get('WHATSAPP_PHONE_NUMBER_ID');
+  if ((waToken === undefined) !== (waPhone === undefined)) {
+    problems.push('WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID must be set together');
+  }
+  return {
+    secretsKey,
+    allowPrivateWebhooks: allow === '1',
+    timeoutMs,
+    smtpUrl,
+    smtpFrom,
+    telegramApiUrl: parseBaseUrl(
+      get('TELEGRAM_API_URL'),
+      'TELEGRAM_API_URL',
+      'https://api.telegram.org',
+      problems,
+    ),
+    xApiUrl: parseBaseUrl(get('X_API_URL'), 'X_API_URL', 'https://api.x.com', problems),
+    vendorBaseUrl:
+      get('NOTIFY_VENDOR_BASE_URL') === undefined
+        ? null
+        : parseBaseUrl(get('NOTIFY_VENDOR_BASE_URL'), 'NOTIFY_VENDOR_BASE_URL', '', problems),
+    twilio:
+      twilioSid && twilioToken && twilioFrom
+        ? {
+            apiUrl: parseBaseUrl(
+              get('TWILIO_API_URL'),
+              'TWILIO_API_URL',
+              'https://api.twilio.com',
+              problems,
+            ),
+            accountSid: twilioSid,
+            authToken: twilioToken,
+            from: twilioFrom,
+          }
+        : null,
+    whatsapp:
+      waToken && waPhone
+        ? {
+            apiUrl: parseBaseUrl(
+              get('WHATSAPP_API_URL'),
+              'WHATSAPP_API_URL',
+              'https://graph.facebook.com/v21.0',
+              problems,
+            ),
+            token: waToken,
+            phoneNumberId: waPhone,
+          }
+        : null,
+  };
+}
+
+function parseSecretsKey(raw: string | undefined, problems: string[]): Buffer | null {
+  if (raw === undefined) {
+    return null;
+  }
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(raw) && !/^[A-Za-z0-9+/]{43}=?$/.test(raw))) {
+    problems.push(
+      'SECRETS_KEY must be 32 random bytes as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)',
+    );
+    return null;
+  }
+  return key;
+}
+
+function parseBaseUrl(
+  raw: string | undefined,
+  name: string,
+  fallback: string,
+  problems: string[],
+): string {
+  if (raw === undefined) {
+    return fallback;
+  }
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') {
+      return raw.replace(/\/+$/, '');
+    }
+  } catch {
+    // reported below
+  }
+  problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+  return fallback;
+}

@@ -1,0 +1,35 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from '../users/user.entity';
+
+@Entity('notification_handlers')
+export class NotificationHandlerEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Index()
+  @Column({ type: Number })
+  user_id!: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ type: String, length: 64 })
+  name!: string;
+
+  @Column({ type: String, length: 32 })
+  type!: string;
+
+  /** The per-kind settings as JSON, encrypted with AES-256-GCM (SECRETS_KEY). */
+  @Column({ type: 'text' })
+  settings_encrypted!: string;
+
+  @Column({ type: Boolean, default: true })
+  is_enabled!: boolean;
+
+  @Column({ type: Date })
+  datetime!: Date;
+
+  @Column({ type: Date, nullable: true })
+  last_datetime!: Date | null;
+}

@@ -1,0 +1,24 @@
+/** What an event says; every channel renders it in its own format. */
+export interface NotificationMessage {
+  /** Machine name, e.g. `test`, `data.collected`, `link.clicks_limit_reached`. */
+  event: string;
+  title: string;
+  text: string;
+  data: Record<string, string | number | boolean | null>;
+}
+
+/** The outcome of one delivery, as `POST /notification-handlers/{id}/test` reports it. */
+export interface DeliveryOutcome {
+  ok: boolean;
+  /** HTTP status (or the SMTP reply code for email); null when no answer came. */
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+/** What a channel reports; the Notifier adds the latency. */
+export interface ChannelResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+}

@@ -1,0 +1,54 @@
+import { Logger, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig, resolveSecretsKey } from '@app/config';
+import { Channel, CHANNELS } from './channels/channel';
+import { ChatWebhookChannel } from './channels/chat-webhook.channel';
+import { EmailChannel } from './channels/email.channel';
+import { TelegramChannel } from './channels/telegram.channel';
+import { TwilioChannel } from './channels/twilio.channel';
+import { WebhookChannel } from './channels/webhook.channel';
+import { WhatsappChannel } from './channels/whatsapp.channel';
+import { XChannel } from './channels/x.channel';
+import { Notifier } from './notifier';
+import { HttpSender } from './outbound/http-sender';
+import { HandlerSettingsCodec } from './secrets/handler-settings.codec';
+import { SecretBox } from './secrets/secret-box';
+
+const CHANNEL_CLASSES = [
+  WebhookChannel,
+  ChatWebhookChannel,
+  TelegramChannel,
+  EmailChannel,
+  TwilioChannel,
+  WhatsappChannel,
+  XChannel,
+];
+
+/** The delivery interface: Notifier, its channels, and the secrets box. */
+@Module({
+  providers: [
+    HttpSender,
+    ...CHANNEL_CLASSES,
+    {
+      provide: CHANNELS,
+      inject: CHANNEL_CLASSES,
+      useFactory: (...channels: Channel[]) => channels,
+    },
+    {
+      provide: SecretBox,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => {
+        const { key, created } = resolveSecretsKey(config);
+        if (created) {
+          new Logger('Secrets').warn(
+            `SECRETS_KEY is not set: generated a key into ${created} (mode 0600). Back it up with the database; set SECRETS_KEY to manage it yourself.`,
+          );
+        }
+        return new SecretBox(key);
+      },
+    },
+    HandlerSettingsCodec,
+    Notifier,
+  ],
+  exports: [Notifier, HandlerSettingsCodec],
+})
+export class NotificationsModule {}

@@ -1,0 +1,42 @@
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
+
+/** Escapes text for an HTML text node or a double-quoted attribute. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"'`]/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * The URL if it is an absolute http(s) address, else null. Everything rendered as an href or src
+ * goes through this (or builds a mailto:/tel: itself), so `javascript:` and friends never reach
+ * the page even if a stored value slipped past validation.
+ */
+export function safeHttpUrl(value: string): string | null {
+  if (value === '') {
+    return null;
+  }
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `tel:` target made of the digits (and a leading +) of a phone number. */
+export function telHref(phone: string): string | null {
+  const digits = phone.replace(/[^\d+]/g, '').replace(/(?!^)\+/g, '');
+  return /^\+?\d{3,20}$/.test(digits) ? `tel:${digits}` : null;
+}
+
+const EMAIL = /^[^\s@<>"'`()\\,;:]+@[^\s@<>"'`()\\,;:]+\.[^\s@<>"'`()\\,;:]+$/;
+
+export function mailtoHref(email: string): string | null {
+  return EMAIL.test(email) ? `mailto:${encodeURIComponent(email).replace('%40', '@')}` : null;
+}

@@ -1,0 +1,4 @@
+export * from './escape';
+export * from './render';
+export * from './settings';
+export * from './assets';
