@@ -105,6 +105,7 @@ async function linkdock() {
     await client.end();
     env.DATABASE_URL = `${base}${base.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
     env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
   }
   const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
     env,
