@@ -6,6 +6,8 @@ import { ENTITIES } from './entities';
 import { DomainsRepository } from './domains/domains.repository';
 import { LinksRepository } from './links/links.repository';
 import { ProjectsRepository } from './projects/projects.repository';
+import { TeamMembersRepository } from './teams/team-members.repository';
+import { TeamsRepository } from './teams/teams.repository';
 import { ApiKeysRepository } from './users/api-keys.repository';
 import { UsersRepository } from './users/users.repository';
 import { VisitsRepository } from './visits/visits.repository';
@@ -17,6 +19,8 @@ const REPOSITORIES = [
   DomainsRepository,
   LinksRepository,
   VisitsRepository,
+  TeamsRepository,
+  TeamMembersRepository,
 ];
 
 /** The data source and every repository, available to all modules. */

@@ -1,6 +1,8 @@
 import { DomainEntity } from './domains/domain.entity';
 import { LinkEntity } from './links/link.entity';
 import { ProjectEntity } from './projects/project.entity';
+import { TeamMemberEntity } from './teams/team-member.entity';
+import { TeamEntity } from './teams/team.entity';
 import { ApiKeyEntity } from './users/api-key.entity';
 import { UserEntity } from './users/user.entity';
 import { VisitEntity } from './visits/visit.entity';
@@ -13,4 +15,6 @@ export const ENTITIES = [
   DomainEntity,
   LinkEntity,
   VisitEntity,
+  TeamEntity,
+  TeamMemberEntity,
 ];

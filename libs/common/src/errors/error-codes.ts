@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   domain_not_found: 404,
   user_not_found: 404,
   api_key_not_found: 404,
+  team_not_found: 404,
+  team_member_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
