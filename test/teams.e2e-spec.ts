@@ -180,11 +180,7 @@ describe('Teams', () => {
         .set('Authorization', invitee.auth);
       expect(mine.status).toBe(404);
       const rows: unknown[] = await t.dataSource.query(
-        'SELECT id FROM team_members WHERE team_id = $1'.replace(
-          '$1',
-          t.dataSource.options.type === 'postgres' ? '$1' : '?',
-        ),
-        [id],
+        `SELECT id FROM team_members WHERE team_id = ${id}`,
       );
       expect(rows).toEqual([]);
     });
