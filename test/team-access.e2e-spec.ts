@@ -423,7 +423,7 @@ describe('Team access matrix', () => {
   it.each(['abc', '0', '-1', '1.5', '99999999999', ''])(
     'refuses the X-Team-Id value "%s" with 400',
     async (value) => {
-      const res = await send(get('/v1/projects'), full, value as unknown as number);
+      const res = await send(get('/v1/projects'), full, value);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         errors: [
