@@ -103,6 +103,29 @@ describe('Teams', () => {
       });
     });
 
+    it('orders and filters the list, and refuses unknown list parameters', async () => {
+      const lister = await t.createUser();
+      const b = await createTeam('Bravo', lister);
+      const a = await createTeam('Alpha', lister);
+      const byName = await t.http
+        .get('/v1/teams?order_by=name&order_type=ASC')
+        .set('Authorization', lister.auth);
+      expect(byName.body.data.map((x: { id: number }) => x.id)).toEqual([a, b]);
+      const byId = await t.http
+        .get(
+          '/v1/teams?order_by=team_id&order_type=DESC&datetime_field=datetime&datetime_start=2000-01-01 00:00:00',
+        )
+        .set('Authorization', lister.auth);
+      expect(byId.body.data.map((x: { id: number }) => x.id)).toEqual([a, b]);
+      const bad = await t.http
+        .get('/v1/teams?search_by=user_email')
+        .set('Authorization', lister.auth);
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors).toEqual([
+        expect.objectContaining({ field: 'search_by', code: 'invalid_list_parameter' }),
+      ]);
+    });
+
     it('keeps the name on an empty update', async () => {
       const id = await createTeam('Kept');
       const res = await t.http.post(`/v1/teams/${id}`).set('Authorization', owner.auth).send({});
