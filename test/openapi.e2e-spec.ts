@@ -59,6 +59,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths['/v1/projects/{id}'].get!.responses).sort()).toEqual([
       '200',
       '401',
+      '403',
       '404',
       '429',
     ]);

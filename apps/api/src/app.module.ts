@@ -2,7 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { ApiKeyGuard, ApiKeyThrottlerGuard, AuthModule } from '@app/auth';
+import { ApiKeyGuard, ApiKeyThrottlerGuard, AuthModule, TeamAccessGuard } from '@app/auth';
 import {
   AllExceptionsFilter,
   CommonModule,
@@ -24,6 +24,7 @@ import { loggerModuleParams } from './logger-options';
 import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SignaturesModule } from './signatures/signatures.module';
+import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -59,12 +60,14 @@ export class AppModule {
         DomainsModule,
         SignaturesModule,
         NotificationHandlersModule,
+        TeamsModule,
         ...extraModules,
       ],
       providers: [
-        // Guards run in this order: count the request, then authenticate it.
+        // Guards run in this order: count the request, authenticate it, then resolve X-Team-Id.
         { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: TeamAccessGuard },
         { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },

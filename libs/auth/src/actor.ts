@@ -8,4 +8,6 @@ export interface Actor {
    * caller's own id, or a team owner's id when the request carries team context.
    */
   ownerId: number;
+  /** The team whose context the request acts in (X-Team-Id), when it does. */
+  teamId?: number;
 }

@@ -9,4 +9,6 @@ export * from './bearer';
 export * from './bearer.strategy';
 export * from './current-actor.decorator';
 export * from './public.decorator';
+export * from './team-access.decorator';
+export * from './team-access.guard';
 export * from './users.service';

@@ -8,6 +8,8 @@ import { LinksRepository } from './links/links.repository';
 import { NotificationHandlersRepository } from './notification-handlers/notification-handlers.repository';
 import { ProjectsRepository } from './projects/projects.repository';
 import { SignaturesRepository } from './signatures/signatures.repository';
+import { TeamMembersRepository } from './teams/team-members.repository';
+import { TeamsRepository } from './teams/teams.repository';
 import { ApiKeysRepository } from './users/api-keys.repository';
 import { UsersRepository } from './users/users.repository';
 import { VisitsRepository } from './visits/visits.repository';
@@ -21,6 +23,8 @@ const REPOSITORIES = [
   VisitsRepository,
   SignaturesRepository,
   NotificationHandlersRepository,
+  TeamsRepository,
+  TeamMembersRepository,
 ];
 
 /** The data source and every repository, available to all modules. */

@@ -3,6 +3,8 @@ import { LinkEntity } from './links/link.entity';
 import { NotificationHandlerEntity } from './notification-handlers/notification-handler.entity';
 import { ProjectEntity } from './projects/project.entity';
 import { SignatureEntity } from './signatures/signature.entity';
+import { TeamMemberEntity } from './teams/team-member.entity';
+import { TeamEntity } from './teams/team.entity';
 import { ApiKeyEntity } from './users/api-key.entity';
 import { UserEntity } from './users/user.entity';
 import { VisitEntity } from './visits/visit.entity';
@@ -17,4 +19,6 @@ export const ENTITIES = [
   VisitEntity,
   SignatureEntity,
   NotificationHandlerEntity,
+  TeamEntity,
+  TeamMemberEntity,
 ];

@@ -51,38 +51,49 @@ export abstract class OwnedRepository<E extends OwnedEntity> {
   }
 
   protected applyListQuery(qb: SelectQueryBuilder<E>, query: ListQuery): void {
-    const ds = this.repo.manager.connection;
-    query.filters.forEach((filter, i) => {
-      const col = column('r', filter.column);
-      if (filter.value === null) {
-        qb.andWhere(`${col} IS NULL`);
-      } else {
-        qb.andWhere(`${col} = :filter${i}`, { [`filter${i}`]: toDbValue(ds, filter.value) });
-      }
-    });
-    if (query.search) {
-      const term = `%${query.search.term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const clauses = query.search.columns.map(
-        (name) => `LOWER(${column('r', name)}) LIKE :search ESCAPE '\\'`,
-      );
-      qb.andWhere(`(${clauses.join(' OR ')})`, { search: term });
-    }
-    if (query.datetime) {
-      const col = column('r', query.datetime.column);
-      if (query.datetime.start) {
-        qb.andWhere(`${col} >= :dtStart`, { dtStart: toDbDateTime(query.datetime.start) });
-      }
-      if (query.datetime.end) {
-        // The bound is inclusive to the second: stored values carry milliseconds.
-        const end = new Date(query.datetime.end.getTime() + 1000);
-        qb.andWhere(`${col} < :dtEnd`, { dtEnd: toDbDateTime(end) });
-      }
-    }
-    const direction = query.order.direction;
-    qb.orderBy(column('r', query.order.column), direction);
-    if (query.order.column !== 'id') {
-      qb.addOrderBy('r.id', direction);
-    }
-    qb.skip((query.page - 1) * query.resultsPerPage).take(query.resultsPerPage);
+    applyListQuery(qb, query);
   }
+}
+
+/**
+ * Applies a parsed list query (filters, search, datetime range, order, page) to a query builder whose
+ * main alias is `r`.
+ */
+export function applyListQuery<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  query: ListQuery,
+): void {
+  const ds = qb.connection;
+  query.filters.forEach((filter, i) => {
+    const col = column('r', filter.column);
+    if (filter.value === null) {
+      qb.andWhere(`${col} IS NULL`);
+    } else {
+      qb.andWhere(`${col} = :filter${i}`, { [`filter${i}`]: toDbValue(ds, filter.value) });
+    }
+  });
+  if (query.search) {
+    const term = `%${query.search.term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const clauses = query.search.columns.map(
+      (name) => `LOWER(${column('r', name)}) LIKE :search ESCAPE '\\'`,
+    );
+    qb.andWhere(`(${clauses.join(' OR ')})`, { search: term });
+  }
+  if (query.datetime) {
+    const col = column('r', query.datetime.column);
+    if (query.datetime.start) {
+      qb.andWhere(`${col} >= :dtStart`, { dtStart: toDbDateTime(query.datetime.start) });
+    }
+    if (query.datetime.end) {
+      // The bound is inclusive to the second: stored values carry milliseconds.
+      const end = new Date(query.datetime.end.getTime() + 1000);
+      qb.andWhere(`${col} < :dtEnd`, { dtEnd: toDbDateTime(end) });
+    }
+  }
+  const direction = query.order.direction;
+  qb.orderBy(column('r', query.order.column), direction);
+  if (query.order.column !== 'id') {
+    qb.addOrderBy('r.id', direction);
+  }
+  qb.skip((query.page - 1) * query.resultsPerPage).take(query.resultsPerPage);
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { type Actor, CurrentActor, Public } from '@app/auth';
+import { type Actor, CurrentActor, Public, TeamAccess } from '@app/auth';
 import {
   ApiDataResponse,
   ApiErrors,
@@ -26,6 +26,7 @@ export class DomainsController {
   constructor(private readonly domains: DomainsService) {}
 
   @Get()
+  @TeamAccess('read')
   @ApiOperation({ summary: 'List custom domains' })
   @Listing(DOMAINS_LIST)
   @ApiListResponse(DomainResponse)
@@ -49,6 +50,7 @@ export class DomainsController {
   }
 
   @Get(':id')
+  @TeamAccess('read')
   @ApiOperation({ summary: 'Retrieve a custom domain' })
   @ApiIdParam('Domain id')
   @ApiDataResponse(DomainResponse)
@@ -58,6 +60,7 @@ export class DomainsController {
   }
 
   @Post()
+  @TeamAccess('create')
   @ApiOperation({ summary: 'Add a custom domain (disabled until verified)' })
   @ApiForm()
   @ApiIdResponse(201)
@@ -67,6 +70,7 @@ export class DomainsController {
   }
 
   @Post(':id/verify')
+  @TeamAccess('update')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Check the verification TXT record and enable the domain',
@@ -81,6 +85,7 @@ export class DomainsController {
   }
 
   @Post(':id')
+  @TeamAccess('update')
   @HttpCode(200)
   @ApiOperation({ summary: 'Update a custom domain; a new host disables it until verified again' })
   @ApiIdParam('Domain id')
@@ -96,6 +101,7 @@ export class DomainsController {
   }
 
   @Delete(':id')
+  @TeamAccess('delete')
   @ApiOperation({ summary: 'Delete a custom domain and its links' })
   @ApiIdParam('Domain id')
   @ApiIdResponse()

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type Actor, CurrentActor } from '@app/auth';
+import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
 import {
   ApiDataResponse,
   ApiErrors,
@@ -26,6 +26,7 @@ export class LinksController {
   constructor(private readonly links: LinksService) {}
 
   @Get()
+  @TeamAccess('read')
   @ApiOperation({ summary: 'List links' })
   @Listing(LINKS_LIST)
   @ApiListResponse(LinkResponse)
@@ -35,6 +36,7 @@ export class LinksController {
   }
 
   @Get(':id')
+  @TeamAccess('read')
   @ApiOperation({ summary: 'Retrieve a link' })
   @ApiIdParam('Link id')
   @ApiDataResponse(LinkResponse)
@@ -44,6 +46,7 @@ export class LinksController {
   }
 
   @Post()
+  @TeamAccess('create')
   @ApiOperation({
     summary: 'Create a short link (type link) or a WhatsApp chat link (type walink)',
   })
@@ -55,6 +58,7 @@ export class LinksController {
   }
 
   @Post(':id')
+  @TeamAccess('update')
   @HttpCode(200)
   @ApiOperation({ summary: 'Update a link; absent fields keep their values' })
   @ApiIdParam('Link id')
@@ -70,6 +74,7 @@ export class LinksController {
   }
 
   @Delete(':id')
+  @TeamAccess('delete')
   @ApiOperation({ summary: 'Delete a link and its visits' })
   @ApiIdParam('Link id')
   @ApiIdResponse()

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type Actor, CurrentActor } from '@app/auth';
+import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
 import {
   ApiDataResponse,
   ApiErrors,
@@ -33,6 +33,7 @@ export class NotificationHandlersController {
   constructor(private readonly handlers: NotificationHandlersService) {}
 
   @Get()
+  @TeamAccess('read')
   @ApiOperation({ summary: 'List notification handlers' })
   @Listing(NOTIFICATION_HANDLERS_LIST)
   @ApiListResponse(NotificationHandlerResponse)
@@ -42,6 +43,7 @@ export class NotificationHandlersController {
   }
 
   @Get(':id')
+  @TeamAccess('read')
   @ApiOperation({ summary: 'Retrieve a notification handler (secrets masked)' })
   @ApiIdParam('Notification handler id')
   @ApiDataResponse(NotificationHandlerResponse)
@@ -51,6 +53,7 @@ export class NotificationHandlersController {
   }
 
   @Post()
+  @TeamAccess('create')
   @ApiOperation({ summary: 'Create a notification handler' })
   @ApiForm()
   @ApiDataResponse(CreatedNotificationHandlerResponse, 201)
@@ -60,6 +63,7 @@ export class NotificationHandlersController {
   }
 
   @Post(':id/test')
+  @TeamAccess('update')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Send a test message through the handler',
@@ -74,6 +78,7 @@ export class NotificationHandlersController {
   }
 
   @Post(':id')
+  @TeamAccess('update')
   @HttpCode(200)
   @ApiOperation({ summary: 'Update a notification handler' })
   @ApiIdParam('Notification handler id')
@@ -89,6 +94,7 @@ export class NotificationHandlersController {
   }
 
   @Delete(':id')
+  @TeamAccess('delete')
   @ApiOperation({ summary: 'Delete a notification handler' })
   @ApiIdParam('Notification handler id')
   @ApiIdResponse()

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type Actor, CurrentActor } from '@app/auth';
+import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
 import {
   ApiDataResponse,
   ApiErrors,
@@ -26,6 +26,7 @@ export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Get()
+  @TeamAccess('read')
   @ApiOperation({ summary: 'List projects' })
   @Listing(PROJECTS_LIST)
   @ApiListResponse(ProjectResponse)
@@ -35,6 +36,7 @@ export class ProjectsController {
   }
 
   @Get(':id')
+  @TeamAccess('read')
   @ApiOperation({ summary: 'Retrieve a project' })
   @ApiIdParam('Project id')
   @ApiDataResponse(ProjectResponse)
@@ -44,6 +46,7 @@ export class ProjectsController {
   }
 
   @Post()
+  @TeamAccess('create')
   @ApiOperation({ summary: 'Create a project' })
   @ApiForm()
   @ApiIdResponse(201)
@@ -53,6 +56,7 @@ export class ProjectsController {
   }
 
   @Post(':id')
+  @TeamAccess('update')
   @HttpCode(200)
   @ApiOperation({ summary: 'Update a project' })
   @ApiIdParam('Project id')
@@ -68,6 +72,7 @@ export class ProjectsController {
   }
 
   @Delete(':id')
+  @TeamAccess('delete')
   @ApiOperation({ summary: 'Delete a project; its resources stay, with project_id null' })
   @ApiIdParam('Project id')
   @ApiIdResponse()

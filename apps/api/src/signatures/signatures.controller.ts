@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type Actor, CurrentActor } from '@app/auth';
+import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
 import {
   ApiDataResponse,
   ApiErrors,
@@ -26,6 +26,7 @@ export class SignaturesController {
   constructor(private readonly signatures: SignaturesService) {}
 
   @Get()
+  @TeamAccess('read')
   @ApiOperation({ summary: 'List email signatures' })
   @Listing(SIGNATURES_LIST)
   @ApiListResponse(SignatureResponse)
@@ -35,6 +36,7 @@ export class SignaturesController {
   }
 
   @Get(':id')
+  @TeamAccess('read')
   @ApiOperation({ summary: 'Retrieve an email signature' })
   @ApiIdParam('Signature id')
   @ApiDataResponse(SignatureResponse)
@@ -44,6 +46,7 @@ export class SignaturesController {
   }
 
   @Get(':id/html')
+  @TeamAccess('read')
   @ApiOperation({ summary: 'Render an email signature as email-client-safe HTML' })
   @ApiIdParam('Signature id')
   @ApiDataResponse(SignatureHtmlResponse)
@@ -53,6 +56,7 @@ export class SignaturesController {
   }
 
   @Post()
+  @TeamAccess('create')
   @ApiOperation({ summary: 'Create an email signature' })
   @ApiForm()
   @ApiIdResponse(201)
@@ -62,6 +66,7 @@ export class SignaturesController {
   }
 
   @Post(':id')
+  @TeamAccess('update')
   @HttpCode(200)
   @ApiOperation({ summary: 'Update an email signature' })
   @ApiIdParam('Signature id')
@@ -77,6 +82,7 @@ export class SignaturesController {
   }
 
   @Delete(':id')
+  @TeamAccess('delete')
   @ApiOperation({ summary: 'Delete an email signature' })
   @ApiIdParam('Signature id')
   @ApiIdResponse()

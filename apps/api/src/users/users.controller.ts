@@ -5,7 +5,7 @@ import { ApiDataResponse, ApiErrors } from '@app/common';
 import { toUserResponse, UserResponse } from './user.mapper';
 
 @ApiTags('user')
-@ApiErrors(401, 429)
+@ApiErrors(401, 403, 429)
 @Controller('user')
 export class UsersController {
   constructor(private readonly users: UsersService) {}

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   api_key_not_found: 404,
   signature_not_found: 404,
   notification_handler_not_found: 404,
+  team_not_found: 404,
+  team_member_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,

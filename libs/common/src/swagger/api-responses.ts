@@ -53,7 +53,7 @@ export class ListLinksDto {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input; each problem is one entry of `errors`.',
   401: 'Missing, unknown, expired or revoked API key.',
-  403: 'A team member without the access flag this operation needs.',
+  403: 'Refused in team context (X-Team-Id): the membership lacks the access flag this operation needs, or the operation is never done through a team.',
   404: 'Not found, or owned by someone else.',
   413: 'Upload or body too large.',
   429: 'Rate limit reached; see Retry-After.',

@@ -1,0 +1,30 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IntRange, Required } from '@app/common';
+import type { AccessFlags } from '@app/database';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { IsAccessInput } from './access-input';
+
+export class CreateTeamMemberDto {
+  @ApiProperty({ type: 'integer', example: 1, description: 'One of your teams.' })
+  @Required()
+  @IntRange(1, 2147483647)
+  team_id!: number;
+
+  @ApiProperty({
+    maxLength: 254,
+    example: 'hello@example.com',
+    description: 'Who to invite; the address needs no account yet.',
+  })
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim().toLowerCase() : value,
+  )
+  @Required()
+  @IsString()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'user_email must be a valid email address' })
+  user_email!: string;
+
+  @IsAccessInput()
+  access?: AccessFlags;
+}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { Actor, UsersService } from '@app/auth';
+import { AppError, Clock, NotFoundError } from '@app/common';
+import {
+  type AccessFlags,
+  accessColumns,
+  TEAM_MEMBER_STATUS,
+  TeamMemberEntity,
+  TeamMembersRepository,
+  TeamsRepository,
+} from '@app/database';
+import { CreateTeamMemberDto } from './dto/create-team-member.dto';
+import { UpdateTeamMemberDto } from './dto/update-team-member.dto';
+import { TeamMemberResponse, toTeamMemberResponse } from './team.mapper';
+
+const READ_ONLY: AccessFlags = { read: true, create: false, update: false, delete: false };
+
+/** The team owner manages the members of its teams. */
+@Injectable()
+export class TeamMembersService {
+  constructor(
+    private readonly teams: TeamsRepository,
+    private readonly members: TeamMembersRepository,
+    private readonly users: UsersService,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(actor: Actor, teamId: number): Promise<TeamMemberResponse[]> {
+    await this.findTeam(actor, teamId);
+    return (await this.members.ofTeams([teamId])).map(toTeamMemberResponse);
+  }
+
+  /** Invites an email; it needs no account yet: the membership binds to a user on acceptance. */
+  async create(actor: Actor, dto: CreateTeamMemberDto): Promise<{ id: number }> {
+    await this.findTeam(actor, dto.team_id);
+    const owner = await this.users.get(actor.ownerId);
+    if (dto.user_email === owner.email.toLowerCase()) {
+      throw new AppError('validation_failed', 'You cannot invite yourself.', 'user_email');
+    }
+    if (await this.members.emailInvited(dto.team_id, dto.user_email)) {
+      throw new AppError(
+        'already_exists',
+        `${dto.user_email} is already invited to this team.`,
+        'user_email',
+      );
+    }
+    const id = await this.members.insert({
+      team_id: dto.team_id,
+      user_id: null,
+      user_email: dto.user_email,
+      ...accessColumns(dto.access ?? READ_ONLY),
+      status: TEAM_MEMBER_STATUS.invited,
+      datetime: this.clock.now(),
+      last_datetime: null,
+    });
+    return { id };
+  }
+
+  /** Replaces the access flags; without `access` only last_datetime changes. */
+  async update(actor: Actor, id: number, dto: UpdateTeamMemberDto): Promise<{ id: number }> {
+    const member = await this.findMember(actor, id);
+    if (dto.access) {
+      Object.assign(member, accessColumns(dto.access));
+    }
+    member.last_datetime = this.clock.now();
+    await this.members.save(member);
+    return { id };
+  }
+
+  async remove(actor: Actor, id: number): Promise<{ id: number }> {
+    if (!(await this.members.deleteOfOwner(actor.ownerId, id))) {
+      throw new NotFoundError('team_member_not_found', 'team member');
+    }
+    return { id };
+  }
+
+  private async findTeam(actor: Actor, teamId: number): Promise<void> {
+    if (!(await this.teams.findOwned(actor.ownerId, teamId))) {
+      throw new NotFoundError('team_not_found', 'team');
+    }
+  }
+
+  private async findMember(actor: Actor, id: number): Promise<TeamMemberEntity> {
+    const member = await this.members.findOfOwner(actor.ownerId, id);
+    if (!member) {
+      throw new NotFoundError('team_member_not_found', 'team member');
+    }
+    return member;
+  }
+}

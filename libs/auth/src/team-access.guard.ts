@@ -1,0 +1,72 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppError, NotFoundError } from '@app/common';
+import { type AccessFlag, accessOf, TeamMembersRepository } from '@app/database';
+import type { Request } from 'express';
+import { Actor } from './actor';
+import { IS_PUBLIC } from './public.decorator';
+import { TEAM_ACCESS, TEAM_HEADER } from './team-access.decorator';
+
+const MAX_ID = 2147483647;
+
+/**
+ * The third global guard, after the API key guard: resolves `X-Team-Id` into the workspace the
+ * request acts in. Without the header nothing changes. With it, the handler must be declared with
+ * @TeamAccess(flag), the caller must be an accepted member of the team (or its owner), and the
+ * membership must grant the flag; then `actor.ownerId` becomes the team owner's id.
+ */
+@Injectable()
+export class TeamAccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly members: TeamMembersRepository,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') {
+      return true;
+    }
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
+      return true;
+    }
+    const req = context.switchToHttp().getRequest<Request & { user?: Actor }>();
+    const header = req.headers[TEAM_HEADER.toLowerCase()];
+    const actor = req.user;
+    if (header === undefined || !actor) {
+      return true;
+    }
+    const flag = this.reflector.getAllAndOverride<AccessFlag | undefined>(TEAM_ACCESS, targets);
+    if (!flag) {
+      throw new AppError(
+        'forbidden',
+        `This operation cannot be done through a team: send it without the ${TEAM_HEADER} header.`,
+      );
+    }
+    const teamId = parseTeamId(header);
+    const found = await this.members.findContext(teamId, actor.userId);
+    if (!found) {
+      throw new NotFoundError('team_not_found', 'team');
+    }
+    if (found.member && !accessOf(found.member)[flag]) {
+      throw new AppError(
+        'forbidden',
+        `Your membership of this team does not grant the ${flag} access this operation needs.`,
+      );
+    }
+    req.user = { ...actor, ownerId: found.team.user_id, teamId };
+    return true;
+  }
+}
+
+function parseTeamId(header: string | string[]): number {
+  const value = Array.isArray(header) ? header.join(',') : header.trim();
+  if (!/^[1-9]\d{0,9}$/.test(value) || Number(value) > MAX_ID) {
+    throw new AppError(
+      'validation_failed',
+      `The ${TEAM_HEADER} header must be the id of a team (a positive whole number).`,
+      TEAM_HEADER,
+    );
+  }
+  return Number(value);
+}
