@@ -121,8 +121,10 @@ describe('Starting the built server', () => {
     await visitors;
 
     const report = /Visits: (\d+) counted, (\d+) written, (\d+) not written/.exec(server.output());
-    expect(report).not.toBeNull();
-    const [, counted, written, left] = report!.map(Number);
+    if (!report) {
+      throw new Error(`The server did not report its visits on exit. Output:\n${server.output()}`);
+    }
+    const [, counted, written, left] = report.map(Number);
     expect(counted).toBeGreaterThanOrEqual(answered);
     expect(written).toBe(counted);
     expect(left).toBe(0);
