@@ -1,4 +1,4 @@
-import { DynamicModule, Module, OnApplicationShutdown, Type } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -26,15 +26,6 @@ import { ProjectsModule } from './projects/projects.module';
 import { SignaturesModule } from './signatures/signatures.module';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
-
-/** Writes out the buffered JSON log when the app stops, so the last lines (the visit count) survive. */
-class FlushLogOnShutdown implements OnApplicationShutdown {
-  constructor(private readonly httpLogger: HttpLogger) {}
-
-  onApplicationShutdown(): Promise<void> {
-    return new Promise((resolve) => this.httpLogger.logger.flush(() => resolve()));
-  }
-}
 
 @Module({})
 export class AppModule {
@@ -73,7 +64,6 @@ export class AppModule {
         ...extraModules,
       ],
       providers: [
-        { provide: FlushLogOnShutdown, useValue: new FlushLogOnShutdown(httpLogger) },
         // Guards run in this order: count the request, authenticate it, then resolve X-Team-Id.
         { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -47,7 +47,8 @@ export async function createApp(
   app.setGlobalPrefix(API_PREFIX, {
     exclude: ['health', { path: 'signatures/preview/:token', method: RequestMethod.GET }],
   });
-  app.enableShutdownHooks();
+  // Exit through process.exit once shut down, so pino's exit handler writes out the buffered log.
+  app.enableShutdownHooks(undefined, { useProcessExit: true });
 
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup(
