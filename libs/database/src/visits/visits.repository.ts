@@ -26,6 +26,25 @@ const VISIT_COLUMNS = [
   'visitor_hash',
 ] as const satisfies ReadonlyArray<keyof NewVisit>;
 
+const POSTGRES_ARRAY_TYPES: Record<(typeof VISIT_COLUMNS)[number], string> = {
+  link_id: 'int[]',
+  datetime: 'timestamp[]',
+  referrer_host: 'varchar[]',
+  referrer_path: 'varchar[]',
+  utm_source: 'varchar[]',
+  utm_medium: 'varchar[]',
+  utm_campaign: 'varchar[]',
+  continent_code: 'varchar[]',
+  country_code: 'varchar[]',
+  city_name: 'varchar[]',
+  os_name: 'varchar[]',
+  browser_name: 'varchar[]',
+  device_type: 'varchar[]',
+  browser_language: 'varchar[]',
+  is_unique: 'boolean[]',
+  visitor_hash: 'varchar[]',
+};
+
 const COLUMN_LIST = VISIT_COLUMNS.map((c) => `"${c}"`).join(', ');
 
 /** Values as each driver binds them: datetimes as stored UTC text, booleans as 0/1 on SQLite. */
@@ -136,15 +155,16 @@ export class VisitsRepository {
     if (kept.length === 0) {
       return 0;
     }
-    const params: Array<string | number | boolean | null> = [];
-    const tuples = kept.map((visit) => {
-      const marks = VISIT_COLUMNS.map((column) => {
-        params.push(dbParam(visit[column], true));
-        return `$${params.length}`;
-      });
-      return `(${marks.join(', ')})`;
-    });
-    await em.query(`INSERT INTO "visits" (${COLUMN_LIST}) VALUES ${tuples.join(', ')}`, params);
+    // One array per column and unnest(): 16 parameters whatever the batch size, instead of one
+    // per value, which costs the driver far less.
+    const columns = VISIT_COLUMNS.map((column) =>
+      kept.map((visit) => dbParam(visit[column], true)),
+    );
+    const arrays = VISIT_COLUMNS.map((column, i) => `$${i + 1}::${POSTGRES_ARRAY_TYPES[column]}`);
+    await em.query(
+      `INSERT INTO "visits" (${COLUMN_LIST}) SELECT * FROM unnest(${arrays.join(', ')})`,
+      columns,
+    );
     for (const [linkId, count] of counts) {
       if (existing.has(linkId)) {
         await em.query('UPDATE "links" SET "clicks" = "clicks" + $1 WHERE "id" = $2', [
