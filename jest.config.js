@@ -1,7 +1,7 @@
 // Three projects: fast unit tests, and the same end-to-end suites on SQLite and on PostgreSQL.
 const moduleNameMapper = {
-  '^@app/(auth|common|config|database|redis|testing)$': '<rootDir>/libs/$1/src',
-  '^@app/(auth|common|config|database|redis|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@app/(auth|common|config|database|qr|redis|testing)$': '<rootDir>/libs/$1/src',
+  '^@app/(auth|common|config|database|qr|redis|testing)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const base = {
   rootDir: __dirname,

@@ -1,0 +1,5 @@
+export * from './content';
+export * from './readability';
+export * from './render/color';
+export * from './render/options';
+export * from './render/render';

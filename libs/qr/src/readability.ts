@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import jsQR from 'jsqr';
+import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import { RgbaImage } from './render/options';
+
+let zxingReady: Promise<unknown> | null = null;
+
+/** zxing-wasm fetches its .wasm from a CDN unless it is handed the binary: load it from node_modules. */
+function zxing(): Promise<unknown> {
+  zxingReady ??= (async () => {
+    const bytes = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
+    const wasmBinary = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    return prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true });
+  })();
+  return zxingReady;
+}
+
+export interface DecodeResults {
+  zxing: string | null;
+  jsqr: string | null;
+}
+
+/**
+ * Averages k×k blocks and composites transparency onto white, as a code printed on paper is seen.
+ * The decoders' time grows with the pixel count, and a code that reads at about four pixels per
+ * module reads at any larger scale too.
+ */
+function grey(
+  img: RgbaImage,
+  k: number,
+): { data: Uint8ClampedArray; width: number; height: number } {
+  const { width, data } = img;
+  const w = Math.floor(img.width / k);
+  const h = Math.floor(img.height / k);
+  const out = new Uint8ClampedArray(w * h * 4);
+  const area = k * k;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let dy = 0; dy < k; dy++) {
+        let i = ((y * k + dy) * width + x * k) * 4;
+        for (let dx = 0; dx < k; dx++, i += 4) {
+          const a = data[i + 3];
+          const white = 255 - a;
+          r += (data[i] * a) / 255 + white;
+          g += (data[i + 1] * a) / 255 + white;
+          b += (data[i + 2] * a) / 255 + white;
+        }
+      }
+      const o = (y * w + x) * 4;
+      out[o] = r / area;
+      out[o + 1] = g / area;
+      out[o + 2] = b / area;
+      out[o + 3] = 255;
+    }
+  }
+  return { data: out, width: w, height: h };
+}
+
+/**
+ * Reads the image with two independent decoders (zxing-wasm and jsQR), on a copy scaled down to
+ * about four pixels per module when `modulePixels` allows.
+ */
+export async function decodeBoth(img: RgbaImage, modulePixels = 0): Promise<DecodeResults> {
+  await zxing();
+  const small = grey(img, Math.max(1, Math.floor(modulePixels / 4)));
+  const image = { ...small, colorSpace: 'srgb' as const };
+  const results = await readBarcodes(image as ImageData, {
+    formats: ['QRCode'],
+    tryInvert: false,
+    maxNumberOfSymbols: 1,
+  });
+  const z = results.find((r) => r.isValid)?.text ?? null;
+  const j = jsQR(small.data, small.width, small.height, { inversionAttempts: 'dontInvert' });
+  return { zxing: z, jsqr: j ? j.data : null };
+}
+
+/** Readable means both decoders return exactly the embedded string. */
+export async function isReadable(
+  img: RgbaImage,
+  expected: string,
+  modulePixels = 0,
+): Promise<boolean> {
+  const r = await decodeBoth(img, modulePixels);
+  return r.zxing === expected && r.jsqr === expected;
+}

@@ -1,0 +1,56 @@
+import sharp from 'sharp';
+import { textPath } from './fonts';
+import { Box, Scene } from './layout';
+import { RenderOptions, RgbaImage } from './options';
+import { RasterImages } from './raster';
+
+async function toRgba(
+  input: Buffer | sharp.Sharp,
+  w: number,
+  h: number,
+  fit: 'contain' | 'fill',
+): Promise<RgbaImage> {
+  const pipeline = Buffer.isBuffer(input) ? sharp(input) : input;
+  const { data, info } = await pipeline
+    .resize(Math.max(1, Math.round(w)), Math.max(1, Math.round(h)), {
+      fit,
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
+    })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+function textImage(scene: Scene, options: RenderOptions): Promise<RgbaImage> | null {
+  const frame = options.frame;
+  if (!scene.frame || !frame || !frame.text) {
+    return null;
+  }
+  const box: Box = { ...scene.frame.textBox, x: 0, y: 0 };
+  const w = Math.round(box.w);
+  const h = Math.round(box.h);
+  const d = textPath(frame.text, frame.font, scene.frame.fontSize, box);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><path fill="${frame.textColor}" d="${d}"/></svg>`;
+  return toRgba(Buffer.from(svg), w, h, 'fill');
+}
+
+/** Decodes and sizes every image of a render, in parallel (libvips runs them on its own threads). */
+export async function prepareRasterImages(
+  scene: Scene,
+  options: RenderOptions,
+): Promise<RasterImages> {
+  const [logo, background, foreground, text] = await Promise.all([
+    options.logo && scene.logoBox
+      ? toRgba(options.logo.image, scene.logoBox.w, scene.logoBox.h, 'contain')
+      : null,
+    options.backgroundImage
+      ? toRgba(options.backgroundImage.image, scene.codeBox.w, scene.codeBox.h, 'fill')
+      : null,
+    options.foregroundImage
+      ? toRgba(options.foregroundImage.image, scene.moduleBox.w, scene.moduleBox.h, 'fill')
+      : null,
+    textImage(scene, options),
+  ]);
+  return { logo, background, foreground, text };
+}
