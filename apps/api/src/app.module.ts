@@ -18,6 +18,7 @@ import type { HttpLogger } from 'pino-http';
 import { HealthModule } from './health/health.module';
 import { loggerModuleParams } from './logger-options';
 import { ProjectsModule } from './projects/projects.module';
+import { QrCodesModule } from './qr-codes/qr-codes.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -47,6 +48,7 @@ export class AppModule {
         HealthModule,
         UsersModule,
         ProjectsModule,
+        QrCodesModule,
         ...extraModules,
       ],
       providers: [

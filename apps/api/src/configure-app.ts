@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { apiResponseHeaders, bodyParserErrors } from '@app/common';
 import { AppConfig } from '@app/config';
+import { join } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
@@ -36,6 +37,7 @@ export async function createApp(
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: true, parameterLimit: 1000 });
   app.use(bodyParserErrors);
+  serveUploads(app, config);
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health'] });
   app.enableShutdownHooks();
 
@@ -50,6 +52,24 @@ export async function createApp(
     },
   );
   return app;
+}
+
+/**
+ * Stored files (QR images, logos) under `/uploads/`. Names carry a content hash, so they can be
+ * cached forever; nosniff and a CSP that allows nothing keep an SVG from acting as a page.
+ */
+function serveUploads(app: NestExpressApplication, config: AppConfig): void {
+  app.useStaticAssets(join(config.dataDir, 'uploads'), {
+    prefix: '/uploads/',
+    index: false,
+    dotfiles: 'deny',
+    immutable: true,
+    maxAge: '365d',
+    setHeaders: (res: Response) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    },
+  });
 }
 
 /** `/api/...` is served by the `/v1/...` handlers; `originalUrl` keeps `/api` for list links. */

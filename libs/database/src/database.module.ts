@@ -4,10 +4,11 @@ import type { DatabaseConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source';
 import { ENTITIES } from './entities';
 import { ProjectsRepository } from './projects/projects.repository';
+import { QrCodesRepository } from './qr-codes/qr-codes.repository';
 import { ApiKeysRepository } from './users/api-keys.repository';
 import { UsersRepository } from './users/users.repository';
 
-const REPOSITORIES = [UsersRepository, ApiKeysRepository, ProjectsRepository];
+const REPOSITORIES = [UsersRepository, ApiKeysRepository, ProjectsRepository, QrCodesRepository];
 
 /** The data source and every repository, available to all modules. */
 @Module({})

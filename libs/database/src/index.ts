@@ -5,6 +5,8 @@ export * from './entities';
 export * from './owned.repository';
 export * from './projects/project.entity';
 export * from './projects/projects.repository';
+export * from './qr-codes/qr-code.entity';
+export * from './qr-codes/qr-codes.repository';
 export * from './run-migrations';
 export * from './users/api-key.entity';
 export * from './users/api-keys.repository';

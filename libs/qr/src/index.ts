@@ -3,3 +3,4 @@ export * from './readability';
 export * from './render/color';
 export * from './render/options';
 export * from './render/render';
+export * from './render/contrast';

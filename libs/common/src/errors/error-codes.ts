@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   route_not_found: 404,
   project_not_found: 404,
+  qr_code_not_found: 404,
   user_not_found: 404,
   api_key_not_found: 404,
   method_not_allowed: 405,

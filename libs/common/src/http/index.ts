@@ -4,3 +4,4 @@ export * from './id-param';
 export * from './multipart.interceptor';
 export * from './paginated';
 export * from './request-id';
+export * from './uploads.decorator';
