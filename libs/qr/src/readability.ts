@@ -59,22 +59,46 @@ function grey(
   return { data: out, width: w, height: h };
 }
 
+/** Scales tried, in pixels per module: a phone sees a code at a few pixels per module. */
+const SCALES = [4, 2.5];
+
+/** Whole-pixel reduction factors for the scales, then the image as rendered. */
+function factors(modulePixels: number): number[] {
+  const ks = SCALES.map((s) => Math.max(1, Math.round(modulePixels / s)));
+  return [...new Set([...ks, 1])];
+}
+
 /**
- * Reads the image with two independent decoders (zxing-wasm and jsQR), on a copy scaled down to
- * about four pixels per module when `modulePixels` allows.
+ * Reads the image with two independent decoders (zxing-wasm and jsQR), each first on a copy
+ * scaled to about four pixels per module, then, if it found nothing there, at about two and a
+ * half, then as rendered. A decoder's answer is the first string it reads; a wrong string is
+ * kept, not retried.
  */
 export async function decodeBoth(img: RgbaImage, modulePixels = 0): Promise<DecodeResults> {
   await zxing();
-  const small = grey(img, Math.max(1, Math.floor(modulePixels / 4)));
-  const image = { ...small, colorSpace: 'srgb' as const };
-  const results = await readBarcodes(image as ImageData, {
-    formats: ['QRCode'],
-    tryInvert: false,
-    maxNumberOfSymbols: 1,
-  });
-  const z = results.find((r) => r.isValid)?.text ?? null;
-  const j = jsQR(small.data, small.width, small.height, { inversionAttempts: 'dontInvert' });
-  return { zxing: z, jsqr: j ? j.data : null };
+  const result: DecodeResults = { zxing: null, jsqr: null };
+  for (const k of factors(modulePixels)) {
+    if (result.zxing !== null && result.jsqr !== null) {
+      break;
+    }
+    const small = grey(img, k);
+    if (result.zxing === null) {
+      const image = { ...small, colorSpace: 'srgb' as const };
+      const found = await readBarcodes(image as ImageData, {
+        formats: ['QRCode'],
+        tryInvert: false,
+        maxNumberOfSymbols: 1,
+      });
+      result.zxing = found.find((r) => r.isValid)?.text ?? null;
+    }
+    if (result.jsqr === null) {
+      const found = jsQR(small.data, small.width, small.height, {
+        inversionAttempts: 'dontInvert',
+      });
+      result.jsqr = found ? found.data : null;
+    }
+  }
+  return result;
 }
 
 /** Readable means both decoders return exactly the embedded string. */

@@ -51,6 +51,8 @@ function scalePrim(p: Prim, m: number, ox: number, oy: number): Prim {
     case 'circle':
     case 'diamond':
       return { ...p, cx: ox + p.cx * m, cy: oy + p.cy * m, r: p.r * m };
+    case 'polygon':
+      return { ...p, points: p.points.map(([x, y]): [number, number] => [ox + x * m, oy + y * m]) };
   }
 }
 
@@ -80,13 +82,16 @@ export function layout(options: RenderOptions): Scene {
   const n = matrix.size;
   const quiet = Math.max(options.margin, MIN_QUIET_ZONE);
   const size = options.size;
-  const m = size / (n + 2 * quiet);
+  // Whole pixels per module keep every module edge on the pixel grid (crisp for decoders); the
+  // pixels left over widen the quiet zone. Below one pixel per module, fractions are all there is.
+  const m = Math.max(Math.floor(size / (n + 2 * quiet)), Math.min(1, size / (n + 2 * quiet)));
   const f = frameGeometry(options);
   const border = f?.border ?? 0;
   const band = f?.band ?? 0;
   const codeBox: Box = { x: border, y: border + (f?.top ? band : 0), w: size, h: size };
-  const ox = codeBox.x + quiet * m;
-  const oy = codeBox.y + quiet * m;
+  const inset = Math.floor((size - n * m) / 2);
+  const ox = codeBox.x + inset;
+  const oy = codeBox.y + inset;
   const moduleBox: Box = { x: ox, y: oy, w: n * m, h: n * m };
 
   let logoBox: Box | null = null;

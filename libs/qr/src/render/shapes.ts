@@ -15,7 +15,8 @@ export type Prim =
       r: [number, number, number, number];
     }
   | { kind: 'circle'; cx: number; cy: number; r: number }
-  | { kind: 'diamond'; cx: number; cy: number; r: number };
+  | { kind: 'diamond'; cx: number; cy: number; r: number }
+  | { kind: 'polygon'; points: Array<[number, number]> };
 
 export interface Shape {
   add: Prim[];
@@ -57,12 +58,13 @@ export function moduleShape(style: ModuleStyle, x: number, y: number, n: Neighbo
     case 'diamond':
       return [{ kind: 'diamond', cx: x + 0.5, cy: y + 0.5, r: 0.6 }];
     case 'flower':
+      // Four petals that reach the cell edges around a full centre: dark enough when scaled down.
       return [
-        circle(x + 0.5, y + 0.5, 0.34),
-        circle(x + 0.5, y + 0.28, 0.24),
-        circle(x + 0.72, y + 0.5, 0.24),
-        circle(x + 0.5, y + 0.72, 0.24),
-        circle(x + 0.28, y + 0.5, 0.24),
+        circle(x + 0.5, y + 0.5, 0.4),
+        circle(x + 0.5, y + 0.27, 0.25),
+        circle(x + 0.73, y + 0.5, 0.25),
+        circle(x + 0.5, y + 0.73, 0.25),
+        circle(x + 0.27, y + 0.5, 0.25),
       ];
     case 'leaf':
       return [rect(x, y, 1, 1, [0.5, 0.05, 0.5, 0.05])];
@@ -93,7 +95,7 @@ export function outerEyeShape(style: OuterEyeStyle, x: number, y: number, toward
       return ring(outer, inner);
     }
     case 'leaf':
-      return ring([3, 0, 3, 0], [2, 0, 2, 0]);
+      return ring([2.5, 0, 2.5, 0], [1.5, 0, 1.5, 0]);
   }
 }
 
@@ -105,18 +107,37 @@ export function innerEyeShape(style: InnerEyeStyle, x: number, y: number, toward
     case 'square':
       return [rect(x, y, 3, 3)];
     case 'dot':
-      return [circle(cx, cy, 1.5)];
+      return [circle(cx, cy, 1.6)];
     case 'rounded':
       return [rect(x, y, 3, 3, [0.9, 0.9, 0.9, 0.9])];
-    case 'diamond':
-      return [{ kind: 'diamond', cx, cy, r: 1.9 }];
+    case 'diamond': {
+      // A diamond cut by the 3×3 square: pointed, yet wide enough along the centre lines and the
+      // diagonals for finder-pattern detectors that score all four directions (jsQR does).
+      const r = 2.1;
+      const c = r - 1.5;
+      return [
+        {
+          kind: 'polygon',
+          points: [
+            [cx - 1.5 + c, cy - 1.5],
+            [cx + 1.5 - c, cy - 1.5],
+            [cx + 1.5, cy - 1.5 + c],
+            [cx + 1.5, cy + 1.5 - c],
+            [cx + 1.5 - c, cy + 1.5],
+            [cx - 1.5 + c, cy + 1.5],
+            [cx - 1.5, cy + 1.5 - c],
+            [cx - 1.5, cy - 1.5 + c],
+          ],
+        },
+      ];
+    }
     case 'flower': {
       const r = [1.5, 1.5, 1.5, 1.5];
       r[toward] = 0;
       return [rect(x, y, 3, 3, r)];
     }
     case 'leaf':
-      return [rect(x, y, 3, 3, [1.5, 0, 1.5, 0])];
+      return [rect(x, y, 3, 3, [1.2, 0, 1.2, 0])];
   }
 }
 
@@ -130,6 +151,18 @@ export function contains(p: Prim, px: number, py: number): boolean {
     }
     case 'diamond':
       return Math.abs(px - p.cx) + Math.abs(py - p.cy) <= p.r;
+    case 'polygon': {
+      let inside = false;
+      const pts = p.points;
+      for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+        const [xi, yi] = pts[i];
+        const [xj, yj] = pts[j];
+        if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) {
+          inside = !inside;
+        }
+      }
+      return inside;
+    }
     case 'rect': {
       if (px < p.x || py < p.y || px > p.x + p.w || py > p.y + p.h) {
         return false;
@@ -163,6 +196,11 @@ export function bounds(p: Prim): [number, number, number, number] {
     case 'circle':
     case 'diamond':
       return [p.cx - p.r, p.cy - p.r, p.cx + p.r, p.cy + p.r];
+    case 'polygon': {
+      const xs = p.points.map((q) => q[0]);
+      const ys = p.points.map((q) => q[1]);
+      return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    }
   }
 }
 

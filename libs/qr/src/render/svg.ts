@@ -12,6 +12,8 @@ export function primPath(p: Prim): string {
       return `M${n(p.cx - p.r)} ${n(p.cy)}a${n(p.r)} ${n(p.r)} 0 1 0 ${n(2 * p.r)} 0a${n(p.r)} ${n(p.r)} 0 1 0 ${n(-2 * p.r)} 0z`;
     case 'diamond':
       return `M${n(p.cx)} ${n(p.cy - p.r)}L${n(p.cx + p.r)} ${n(p.cy)}L${n(p.cx)} ${n(p.cy + p.r)}L${n(p.cx - p.r)} ${n(p.cy)}z`;
+    case 'polygon':
+      return `M${p.points.map(([x, y]) => `${n(x)} ${n(y)}`).join('L')}z`;
     case 'rect': {
       const [tl, tr, br, bl] = p.r;
       const { x, y, w, h } = p;
