@@ -43,10 +43,16 @@ function grey(
         let i = ((y * k + dy) * width + x * k) * 4;
         for (let dx = 0; dx < k; dx++, i += 4) {
           const a = data[i + 3];
-          const white = 255 - a;
-          r += (data[i] * a) / 255 + white;
-          g += (data[i + 1] * a) / 255 + white;
-          b += (data[i + 2] * a) / 255 + white;
+          if (a === 255) {
+            r += data[i];
+            g += data[i + 1];
+            b += data[i + 2];
+          } else {
+            const white = 255 - a;
+            r += (data[i] * a) / 255 + white;
+            g += (data[i + 1] * a) / 255 + white;
+            b += (data[i + 2] * a) / 255 + white;
+          }
         }
       }
       const o = (y * w + x) * 4;

@@ -7,7 +7,7 @@ import { CreateQrCodeDto } from './dto/create-qr-code.dto';
 import { UpdateQrCodeDto } from './dto/update-qr-code.dto';
 import { QrCodeResponse, toQrCodeResponse } from './qr-code.mapper';
 import { QrFiles } from './qr-files';
-import { checkContrast, mergeSettings, renderOptions, StoredImages } from './qr-settings';
+import { checkContrast, mergeSettings, renderOptions } from './qr-settings';
 
 export const QR_IMAGE_FIELDS = {
   logo: 'qr_code_logo',
@@ -170,7 +170,7 @@ export class QrCodesService {
           images[slot] = null;
         }
       }
-      const rendered = await renderQr(renderOptions(settings, embedded, images as StoredImages));
+      const rendered = await renderQr(renderOptions(settings, embedded, images));
       const svgName = await this.files.writeRendered(rendered.svg, rendered.png);
       created.push(...this.files.renderedFiles(svgName));
       return {

@@ -7,7 +7,6 @@ import {
   flattenOnWhite,
   LabelledValue,
   MIN_CONTRAST,
-  QrContentFields,
   QrType,
   RenderOptions,
   TYPE_FIELDS,
@@ -135,7 +134,7 @@ function embeddedData(type: QrType, fields: Record<string, unknown>, raw: unknow
     return raw;
   }
   try {
-    return encodeContent(type, fields as QrContentFields);
+    return encodeContent(type, fields);
   } catch (e) {
     if (e instanceof ContentError) {
       throw new AppError('validation_failed', `${e.message}.`, e.field);

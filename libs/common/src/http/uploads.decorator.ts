@@ -50,5 +50,5 @@ export const Uploaded = createParamDecorator((_data: unknown, ctx: ExecutionCont
       buffer: f.buffer,
     };
   }
-  return out as UploadedFiles;
+  return out;
 });

@@ -124,7 +124,7 @@ export function required<K extends keyof QrContentFields>(
   if (value === undefined || value === null || value === '') {
     throw new ContentError(key, `${key} is required for this type`);
   }
-  return value as NonNullable<QrContentFields[K]>;
+  return value;
 }
 
 /** The fields each type reads: the API keeps these in settings and drops the others. */

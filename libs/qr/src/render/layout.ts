@@ -95,7 +95,8 @@ export function layout(options: RenderOptions): Scene {
   const moduleBox: Box = { x: ox, y: oy, w: n * m, h: n * m };
 
   let logoBox: Box | null = null;
-  let clear = (_r: number, _c: number): boolean => false;
+  // Whether a module lies under the logo; no logo clears nothing.
+  let clear: (r: number, c: number) => boolean = () => false;
   if (options.logo) {
     const side = (n * options.logo.size) / 100;
     const start = (n - side) / 2;

@@ -42,7 +42,7 @@ export function finderOrigins(size: number): Array<[number, number]> {
 /** A mask of the 5×5 alignment patterns: drawn solid in every style, like the finders. */
 export function alignmentMask(version: number, size: number): Uint8Array {
   const mask = new Uint8Array(size * size);
-  for (const [row, col] of getPositions(version) as Array<[number, number]>) {
+  for (const [row, col] of getPositions(version)) {
     for (let r = row - 2; r <= row + 2; r++) {
       for (let c = col - 2; c <= col + 2; c++) {
         mask[r * size + c] = 1;

@@ -66,6 +66,15 @@ class Canvas {
 
   /** Paints every pixel whose centre lies in one of `add` and in none of `sub`. */
   fill(add: Prim[], sub: Prim[], paint: Paint, alpha = 1): void {
+    if (
+      add.length === 1 &&
+      sub.length === 0 &&
+      add[0].kind !== 'polygon' &&
+      add[0].kind !== 'diamond'
+    ) {
+      this.fillSpans(add[0], paint, alpha);
+      return;
+    }
     let [x0, y0, x1, y1] = bounds(add[0]);
     for (let k = 1; k < add.length; k++) {
       const b = bounds(add[k]);
@@ -94,6 +103,54 @@ class Canvas {
         }
         if (!solid) {
           paint(cx, cy, c);
+        }
+        this.blend(x, y, c, alpha);
+      }
+    }
+  }
+
+  /** One rectangle or circle, row by row: each row is one span, so no pixel needs a test. */
+  private fillSpans(
+    p: Extract<Prim, { kind: 'rect' | 'circle' }>,
+    paint: Paint,
+    alpha: number,
+  ): void {
+    const [, y0, , y1] = bounds(p);
+    const ys = Math.max(0, Math.floor(y0));
+    const ye = Math.min(this.height, Math.ceil(y1));
+    const c: Rgb = [0, 0, 0];
+    const solid = typeof paint !== 'function';
+    if (solid) {
+      c[0] = paint[0];
+      c[1] = paint[1];
+      c[2] = paint[2];
+    }
+    for (let y = ys; y < ye; y++) {
+      const cy = y + 0.5;
+      let a: number;
+      let b: number;
+      if (p.kind === 'circle') {
+        const dy = cy - p.cy;
+        const h = p.r * p.r - dy * dy;
+        if (h < 0) {
+          continue;
+        }
+        const w = Math.sqrt(h);
+        a = p.cx - w;
+        b = p.cx + w;
+      } else {
+        const span = rectSpan(p, cy);
+        if (!span) {
+          continue;
+        }
+        [a, b] = span;
+      }
+      // Pixel centres x + 0.5 within [a, b].
+      const xs = Math.max(0, Math.ceil(a - 0.5));
+      const xe = Math.min(this.width - 1, Math.floor(b - 0.5));
+      for (let x = xs; x <= xe; x++) {
+        if (!solid) {
+          paint(x + 0.5, cy, c);
         }
         this.blend(x, y, c, alpha);
       }
