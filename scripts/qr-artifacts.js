@@ -88,7 +88,9 @@ async function main() {
   for (const [name, overrides] of Object.entries(cases)) {
     const r = await renderQr({ ...base, ...overrides });
     writeFileSync(join(out, `${name}.png`), r.png);
-    console.log(`${name}.png ${r.width}x${r.height} readable=${r.isReadable} ${r.png.length} bytes`);
+    console.log(
+      `${name}.png ${r.width}x${r.height} readable=${r.isReadable} ${r.png.length} bytes`,
+    );
   }
 }
 
