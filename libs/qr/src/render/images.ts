@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { textPath } from './fonts';
-import { Box, Scene } from './layout';
+import { Scene } from './layout';
 import { RenderOptions, RgbaImage } from './options';
 import { RasterImages } from './raster';
 
@@ -22,17 +21,17 @@ async function toRgba(
   return { width: info.width, height: info.height, data };
 }
 
+/** The frame text, drawn by librsvg from its outlines into a box-sized RGBA image. */
 function textImage(scene: Scene, options: RenderOptions): Promise<RgbaImage> | null {
   const frame = options.frame;
-  if (!scene.frame || !frame || !frame.text) {
+  if (!scene.frame || !frame || !scene.frame.textPath) {
     return null;
   }
-  const box: Box = { ...scene.frame.textBox, x: 0, y: 0 };
-  const w = Math.round(box.w);
-  const h = Math.round(box.h);
-  const d = textPath(frame.text, frame.font, scene.frame.fontSize, box);
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><path fill="${frame.textColor}" d="${d}"/></svg>`;
-  return toRgba(Buffer.from(svg), w, h, 'fill');
+  const { x, y, w, h } = scene.frame.textBox;
+  const width = Math.round(w);
+  const height = Math.round(h);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><path transform="translate(${-x} ${-y})" fill="${frame.textColor}" d="${scene.frame.textPath}"/></svg>`;
+  return toRgba(Buffer.from(svg), width, height, 'fill');
 }
 
 /** Decodes and sizes every image of a render, in parallel (libvips runs them on its own threads). */

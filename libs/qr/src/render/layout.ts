@@ -1,4 +1,5 @@
 import { alignmentMask, createMatrix, finderOrigins, inFinder, maxEcc, QrMatrix } from './matrix';
+import { textPath } from './fonts';
 import { Ecc, MIN_QUIET_ZONE, RenderOptions } from './options';
 import { innerEyeShape, moduleShape, outerEyeShape, Prim, Shape } from './shapes';
 
@@ -26,7 +27,12 @@ export interface Scene {
   logoBox: Box | null;
   /** Where the background colour goes: the code box, with the frame's inner corners. */
   backgroundShape: Extract<Prim, { kind: 'rect' }>;
-  frame: { outline: Extract<Prim, { kind: 'rect' }>; textBox: Box; fontSize: number } | null;
+  frame: {
+    outline: Extract<Prim, { kind: 'rect' }>;
+    textBox: Box;
+    /** SVG path data of the frame text (outlines from the font), or '' for no text. */
+    textPath: string;
+  } | null;
 }
 
 /** A logo covers (size %)² of the code; H restores up to 30 % of the codewords. */
@@ -169,10 +175,14 @@ export function layout(options: RenderOptions): Scene {
         w: size,
         h: f.simple ? band : band + border,
       },
-      fontSize: band * 0.5 * (1 + 0.08 * options.frame.textSize),
+      textPath: '',
     };
   }
 
+  if (frame && options.frame?.text) {
+    const fontSize = band * 0.5 * (1 + 0.08 * options.frame.textSize);
+    frame.textPath = textPath(options.frame.text, options.frame.font, fontSize, frame.textBox);
+  }
   return {
     width,
     height,

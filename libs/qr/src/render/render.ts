@@ -20,12 +20,13 @@ export interface RenderedQr {
 export async function renderQr(options: RenderOptions): Promise<RenderedQr> {
   const scene = layout(options);
   const pixels = await rasterize(scene, options, prepareRasterImages(scene, options));
-  const [png, readable] = await Promise.all([
-    sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 4 } })
-      .png({ compressionLevel: 6, adaptiveFiltering: false })
-      .toBuffer(),
-    isReadable(pixels, options.data, scene.moduleBox.w / scene.matrix.size),
-  ]);
+  // libvips encodes the PNG on its own thread while this one decodes and writes the SVG.
+  const png = sharp(pixels.data, {
+    raw: { width: pixels.width, height: pixels.height, channels: 4 },
+  })
+    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .toBuffer();
+  const readable = await isReadable(pixels, options.data, scene.moduleBox.w / scene.matrix.size);
   const svg = writeSvg(scene, options, {
     logo: options.logo?.image ?? null,
     background: options.backgroundImage?.image ?? null,
@@ -33,7 +34,7 @@ export async function renderQr(options: RenderOptions): Promise<RenderedQr> {
   });
   return {
     svg,
-    png,
+    png: await png,
     isReadable: readable,
     ecc: scene.ecc,
     width: scene.width,

@@ -2,7 +2,6 @@ import { foregroundSvgPaint } from './svg-paint';
 import { Scene } from './layout';
 import { RenderOptions } from './options';
 import { Prim, Shape } from './shapes';
-import { textPath } from './fonts';
 
 const n = (v: number): string => String(Math.round(v * 100) / 100);
 
@@ -84,9 +83,8 @@ export function writeSvg(scene: Scene, options: RenderOptions, images: SvgImages
       `<image x="${n(lb.x)}" y="${n(lb.y)}" width="${n(lb.w)}" height="${n(lb.h)}" preserveAspectRatio="xMidYMid meet" href="${dataUri(images.logo)}"/>`,
     );
   }
-  if (scene.frame && frame && frame.text) {
-    const d = textPath(frame.text, frame.font, scene.frame.fontSize, scene.frame.textBox);
-    out.push(`<path fill="${frame.textColor}" d="${d}"/>`);
+  if (scene.frame && frame && scene.frame.textPath) {
+    out.push(`<path fill="${frame.textColor}" d="${scene.frame.textPath}"/>`);
   }
   out.push('</svg>');
   return out.join('');
