@@ -446,6 +446,47 @@ describe('QR codes', () => {
     expect(filesAfter).toBe(filesBefore);
   });
 
+  it('refuses a bad update without writing a file or changing the code', async () => {
+    const id = await create({ name: 'Stable', type: 'text', text: 'keep' });
+    const before = (await get(id)).body.data;
+    const files = readdirSync(dir()).length;
+    const res = await t.http
+      .post(`/v1/qr-codes/${id}`)
+      .set('Authorization', owner.auth)
+      .field({ name: 'Changed', foreground_color: '#eeeeee' })
+      .attach('qr_code_logo', logoPng, 'logo.png');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      {
+        status: 400,
+        title:
+          'foreground_color #eeeeee on the background #ffffff has a contrast of 1.16:1; a code needs at least 3:1 to scan.',
+        field: 'foreground_color',
+        code: 'validation_failed',
+      },
+    ]);
+    expect(readdirSync(dir()).length).toBe(files);
+    expect((await get(id)).body.data).toEqual(before);
+  });
+
+  it('renders frame text in every font', async () => {
+    for (const font of ['georgia', 'verdana', 'tahoma', 'courier', 'times_new_roman']) {
+      const res = await t.http
+        .post('/v1/qr-codes')
+        .set('Authorization', owner.auth)
+        .field({
+          name: font,
+          type: 'text',
+          text: 'font',
+          frame: 'straight_top_text',
+          frame_text: 'Hello Ünïcode',
+          frame_text_font: font,
+        });
+      expect(res.status).toBe(201);
+      expect((await get(res.body.data.id)).body.data.is_readable).toBe(true);
+    }
+  });
+
   it('refuses a file that is not an image by its content, whatever its name', async () => {
     const res = await t.http
       .post('/v1/qr-codes')

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse, type Font } from 'opentype.js';
+import { parse, type Font, type Glyph } from 'opentype.js';
 import { FrameFont } from './options';
 
 /**
@@ -30,6 +30,20 @@ export function loadFont(name: FrameFont): Font {
   return font;
 }
 
+/**
+ * Glyphs of a line, one per code point, with kerning. opentype.js's own shaping (getPath) throws on
+ * some GSUB lookups of these fonts (Gelasio's ccmp), and a frame label needs no shaping.
+ */
+function glyphRun(f: Font, text: string, size: number): { glyphs: Glyph[]; advances: number[] } {
+  const scale = size / f.unitsPerEm;
+  const glyphs = Array.from(text, (ch) => f.charToGlyph(ch));
+  const advances = glyphs.map((g, i) => {
+    const kern = i + 1 < glyphs.length ? f.getKerningValue(g, glyphs[i + 1]) : 0;
+    return ((g.advanceWidth ?? 0) + kern) * scale;
+  });
+  return { glyphs, advances };
+}
+
 /** SVG path data of one line of text centred in the box, shrunk to fit its width. */
 export function textPath(
   text: string,
@@ -38,15 +52,25 @@ export function textPath(
   box: { x: number; y: number; w: number; h: number },
 ): string {
   const f = loadFont(font);
+  const width = (size: number): number =>
+    glyphRun(f, text, size).advances.reduce((a, b) => a + b, 0);
   let size = fontSize;
   const maxWidth = box.w * 0.9;
-  const width = f.getAdvanceWidth(text, size);
-  if (width > maxWidth) {
-    size = (size * maxWidth) / width;
+  const natural = width(size);
+  if (natural > maxWidth) {
+    size = (size * maxWidth) / natural;
   }
-  const advance = f.getAdvanceWidth(text, size);
+  const { glyphs, advances } = glyphRun(f, text, size);
+  const total = advances.reduce((a, b) => a + b, 0);
   const ascent = (f.ascender / f.unitsPerEm) * size;
   const descent = (-f.descender / f.unitsPerEm) * size;
   const baseline = box.y + box.h / 2 + (ascent - descent) / 2;
-  return f.getPath(text, box.x + (box.w - advance) / 2, baseline, size).toPathData(2);
+  let x = box.x + (box.w - total) / 2;
+  return glyphs
+    .map((g, i) => {
+      const d = g.getPath(x, baseline, size).toPathData(2);
+      x += advances[i];
+      return d;
+    })
+    .join('');
 }
