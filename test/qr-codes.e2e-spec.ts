@@ -471,17 +471,14 @@ describe('QR codes', () => {
 
   it('renders frame text in every font', async () => {
     for (const font of ['georgia', 'verdana', 'tahoma', 'courier', 'times_new_roman']) {
-      const res = await t.http
-        .post('/v1/qr-codes')
-        .set('Authorization', owner.auth)
-        .field({
-          name: font,
-          type: 'text',
-          text: 'font',
-          frame: 'straight_top_text',
-          frame_text: 'Hello Ünïcode',
-          frame_text_font: font,
-        });
+      const res = await t.http.post('/v1/qr-codes').set('Authorization', owner.auth).field({
+        name: font,
+        type: 'text',
+        text: 'font',
+        frame: 'straight_top_text',
+        frame_text: 'Hello Ünïcode',
+        frame_text_font: font,
+      });
       expect(res.status).toBe(201);
       expect((await get(res.body.data.id)).body.data.is_readable).toBe(true);
     }
