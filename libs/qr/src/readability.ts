@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import jsQR from 'jsqr';
+import sharp from 'sharp';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { RgbaImage } from './render/options';
 
@@ -74,34 +75,71 @@ function factors(modulePixels: number): number[] {
   return [...new Set([...ks, 1])];
 }
 
+type Grey = { data: Uint8ClampedArray; width: number; height: number };
+
+/** Resamples to a scale that is not a whole fraction of the rendered size (libvips, cubic). */
+async function resampled(img: RgbaImage, factor: number): Promise<Grey> {
+  const flat = grey(img, 1);
+  const { data, info } = await sharp(flat.data, {
+    raw: { width: flat.width, height: flat.height, channels: 4 },
+  })
+    .resize(Math.max(21, Math.round(flat.width * factor)), null, { kernel: 'cubic' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
+}
+
+/**
+ * A camera sees a code at any scale, and jsQR in particular reads a code at one scale and misses
+ * it at the next (one grid cell read at 4.5, 4 and 3 px per module but not at 5 or 3.5). So each
+ * decoder that has found nothing yet tries more scales, resampled: a code counts as read when a
+ * decoder returns its text at one of these common camera scales.
+ */
+const FALLBACK_SCALES = [4.5, 3.5, 3];
+
+async function read(small: Grey, result: DecodeResults): Promise<void> {
+  if (result.zxing === null) {
+    const image = { ...small, colorSpace: 'srgb' as const };
+    const found = await readBarcodes(image as ImageData, {
+      formats: ['QRCode'],
+      tryInvert: false,
+      maxNumberOfSymbols: 1,
+    });
+    result.zxing = found.find((r) => r.isValid)?.text ?? null;
+  }
+  if (result.jsqr === null) {
+    const found = jsQR(small.data, small.width, small.height, { inversionAttempts: 'dontInvert' });
+    result.jsqr = found ? found.data : null;
+  }
+}
+
 /**
  * Reads the image with two independent decoders (zxing-wasm and jsQR), each first on a copy
- * scaled to about four pixels per module, then, if it found nothing there, at about two and a
- * half, then as rendered. A decoder's answer is the first string it reads; a wrong string is
- * kept, not retried.
+ * reduced to about four pixels per module, then, if it found nothing there, to about two and a
+ * half, then as rendered, then resampled to the fallback scales. A decoder's answer is the first
+ * string it reads; a wrong string is kept, not retried.
  */
 export async function decodeBoth(img: RgbaImage, modulePixels = 0): Promise<DecodeResults> {
   await zxing();
   const result: DecodeResults = { zxing: null, jsqr: null };
+  const done = (): boolean => result.zxing !== null && result.jsqr !== null;
   for (const k of factors(modulePixels)) {
-    if (result.zxing !== null && result.jsqr !== null) {
+    if (done()) {
+      return result;
+    }
+    await read(grey(img, k), result);
+  }
+  for (const scale of modulePixels > 0 ? FALLBACK_SCALES : []) {
+    if (done()) {
       break;
     }
-    const small = grey(img, k);
-    if (result.zxing === null) {
-      const image = { ...small, colorSpace: 'srgb' as const };
-      const found = await readBarcodes(image as ImageData, {
-        formats: ['QRCode'],
-        tryInvert: false,
-        maxNumberOfSymbols: 1,
-      });
-      result.zxing = found.find((r) => r.isValid)?.text ?? null;
-    }
-    if (result.jsqr === null) {
-      const found = jsQR(small.data, small.width, small.height, {
-        inversionAttempts: 'dontInvert',
-      });
-      result.jsqr = found ? found.data : null;
+    if (scale < modulePixels) {
+      await read(await resampled(img, scale / modulePixels), result);
     }
   }
   return result;

@@ -19,15 +19,8 @@ import { prepareRasterImages } from './images';
  * rendered with short and with long content (360 renders). Each render also takes a foreground
  * (solid or one of the five gradients), a logo or none, and a frame (one of six) or none, chosen
  * greedily so that every pair of values of any two dimensions appears in at least one render; the
- * test checks that coverage itself. Both decoders must return exactly the encoded string, with the
- * exception of the cells listed in KNOWN_JSQR_MISSES, which zxing-wasm reads and jsQR does not.
- * The list is asserted exactly: a cell that starts failing, or a listed one that starts passing,
- * fails the test. The API reports such codes with is_readable false.
+ * test checks that coverage itself. Both decoders must return exactly the encoded string.
  */
-const KNOWN_JSQR_MISSES = [
-  'square/dot/square long fg=diagonal logo=1 frame=round_simple_bottom_text: zxing=true jsqr=false',
-  'square/leaf/square long fg=vertical logo=1 frame=straight_bottom_text: zxing=true jsqr=false',
-];
 const SHORT = 'https://linkdock.test/m';
 const LONG =
   'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lovelace;Ada;;;\r\nFN:Ada Lovelace\r\nORG:Analytical Engines\\, Ltd\r\n' +
@@ -157,7 +150,7 @@ describe('readability grid', () => {
     expect(missing).toEqual([]);
   });
 
-  it('reads back every cell with zxing-wasm and jsQR, but for the known jsQR misses', async () => {
+  it('reads back every cell with zxing-wasm and jsQR', async () => {
     const failures: string[] = [];
     for (const cell of cells) {
       const o = options(cell);
@@ -172,6 +165,6 @@ describe('readability grid', () => {
         );
       }
     }
-    expect(failures).toEqual(KNOWN_JSQR_MISSES);
+    expect(failures).toEqual([]);
   }, 180_000);
 });
