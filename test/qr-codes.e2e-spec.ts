@@ -484,6 +484,24 @@ describe('QR codes', () => {
     }
   });
 
+  it('refuses content too long for a QR code with 400 naming the content field', async () => {
+    const res = await t.http
+      .post('/v1/qr-codes')
+      .set('Authorization', owner.auth)
+      .field({ name: 'long', type: 'text', text: 'x'.repeat(2000), ecc: 'H' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title: 'The content of this text code is too long for a QR code with error correction H.',
+          field: 'text',
+          code: 'validation_failed',
+        },
+      ],
+    });
+  });
+
   it('refuses a file that is not an image by its content, whatever its name', async () => {
     const res = await t.http
       .post('/v1/qr-codes')

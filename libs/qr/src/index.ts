@@ -4,3 +4,4 @@ export * from './render/color';
 export * from './render/options';
 export * from './render/render';
 export * from './render/contrast';
+export { DataTooLongError } from './render/matrix';

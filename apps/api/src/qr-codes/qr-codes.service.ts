@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Actor } from '@app/auth';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, UploadedFiles } from '@app/common';
 import { ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
-import { QrType, renderQr } from '@app/qr';
+import { DataTooLongError, QrType, renderQr } from '@app/qr';
 import { CreateQrCodeDto } from './dto/create-qr-code.dto';
 import { UpdateQrCodeDto } from './dto/update-qr-code.dto';
 import { QrCodeResponse, toQrCodeResponse } from './qr-code.mapper';
@@ -170,7 +170,17 @@ export class QrCodesService {
           images[slot] = null;
         }
       }
-      const rendered = await renderQr(renderOptions(settings, embedded, images));
+      const rendered = await renderQr(renderOptions(settings, embedded, images)).catch(
+        (e: unknown) => {
+          throw e instanceof DataTooLongError
+            ? new AppError(
+                'validation_failed',
+                `The content of this ${type} code is too long for a QR code with error correction ${e.ecc}${names.logo ? ' (a logo needs Q or H)' : ''}.`,
+                type,
+              )
+            : e;
+        },
+      );
       const svgName = await this.files.writeRendered(rendered.svg, rendered.png);
       created.push(...this.files.renderedFiles(svgName));
       return {

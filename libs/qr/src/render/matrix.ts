@@ -17,9 +17,25 @@ export function maxEcc(a: Ecc, b: Ecc): Ecc {
   return ECC_ORDER.indexOf(a) >= ECC_ORDER.indexOf(b) ? a : b;
 }
 
+/** The content does not fit in a version 40 symbol at this error-correction level. */
+export class DataTooLongError extends Error {
+  constructor(readonly ecc: Ecc) {
+    super(`The content is too long for a QR code with error correction ${ecc}`);
+    this.name = 'DataTooLongError';
+  }
+}
+
 /** Byte mode keeps the string's UTF-8 bytes exactly; the `qrcode` package picks the segments. */
 export function createMatrix(data: string, ecc: Ecc): QrMatrix {
-  const qr = QRCode.create(data, { errorCorrectionLevel: ecc });
+  let qr: ReturnType<typeof QRCode.create>;
+  try {
+    qr = QRCode.create(data, { errorCorrectionLevel: ecc });
+  } catch (e) {
+    if (e instanceof Error && /too big/i.test(e.message)) {
+      throw new DataTooLongError(ecc);
+    }
+    throw e;
+  }
   return { size: qr.modules.size, dark: Uint8Array.from(qr.modules.data), version: qr.version };
 }
 
