@@ -184,6 +184,88 @@ describe('QR codes', () => {
     expect(logo.headers['content-type']).toBe('image/png');
   });
 
+  it('takes vCard phone numbers and socials as form arrays', async () => {
+    const res = await t.http
+      .post('/v1/qr-codes')
+      .set('Authorization', owner.auth)
+      .field('name', 'Card')
+      .field('type', 'vcard')
+      .field('vcard_first_name', 'Ada')
+      .field('vcard_last_name', 'Lovelace')
+      .field('vcard_phone_number_label[]', 'Work')
+      .field('vcard_phone_number_value[]', '+44 20 7946 0000')
+      .field('vcard_phone_number_label[]', 'Home')
+      .field('vcard_phone_number_value[]', '+44 20 7946 0001')
+      .field('vcard_social_label[0]', 'Mastodon')
+      .field('vcard_social_value[0]', 'https://mastodon.example/@ada');
+    expect(res.status).toBe(201);
+    const data = (await get(res.body.data.id)).body.data;
+    const card = [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'N:Lovelace;Ada;;;',
+      'FN:Ada Lovelace',
+      'TEL;TYPE=Work:+44 20 7946 0000',
+      'TEL;TYPE=Home:+44 20 7946 0001',
+      'X-SOCIALPROFILE;TYPE=Mastodon:https://mastodon.example/@ada',
+      'END:VCARD',
+    ].join('\r\n');
+    expect(data.embedded_data).toBe(card);
+    expect(data.settings).toMatchObject({
+      vcard_first_name: 'Ada',
+      vcard_last_name: 'Lovelace',
+      vcard_phone_numbers: [
+        { label: 'Work', value: '+44 20 7946 0000' },
+        { label: 'Home', value: '+44 20 7946 0001' },
+      ],
+      vcard_socials: [{ label: 'Mastodon', value: 'https://mastodon.example/@ada' }],
+      vcard: card,
+    });
+    expect(data.is_readable).toBe(true);
+  });
+
+  it('encodes an event in its time zone and refuses a bad date naming the field', async () => {
+    const id = await create({
+      name: 'Launch',
+      type: 'event',
+      event: 'Launch',
+      event_timezone: 'America/New_York',
+      event_start_datetime: '2026-03-01 09:00',
+      event_first_alert_datetime: '2026-03-01 08:30',
+    });
+    expect((await get(id)).body.data.embedded_data).toBe(
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'BEGIN:VEVENT',
+        'SUMMARY:Launch',
+        'DTSTART;TZID=America/New_York:20260301T090000',
+        'BEGIN:VALARM',
+        'ACTION:DISPLAY',
+        'DESCRIPTION:Launch',
+        'TRIGGER;VALUE=DATE-TIME:20260301T133000Z',
+        'END:VALARM',
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ].join('\r\n'),
+    );
+    const bad = await t.http
+      .post(`/v1/qr-codes/${id}`)
+      .set('Authorization', owner.auth)
+      .field({ event_start_datetime: 'tomorrow' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title: 'event_start_datetime must be a date and time as Y-m-d H:i.',
+          field: 'event_start_datetime',
+          code: 'validation_failed',
+        },
+      ],
+    });
+  });
+
   it('updates partially, renders a new file and removes the old ones', async () => {
     const id = await create({
       name: 'Before',
