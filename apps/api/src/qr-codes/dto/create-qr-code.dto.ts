@@ -807,4 +807,32 @@ export class CreateQrCodeDto {
   @IsString()
   @MaxLength(3000)
   pix?: string;
+
+  /** Documents the file part; the file itself reaches the service through @Uploaded(). */
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description: 'Logo: PNG, JPEG, WebP or SVG (checked by content), at most 2 MB',
+  })
+  @IsOptional()
+  qr_code_logo?: unknown;
+
+  /** Documents the file part; the file itself reaches the service through @Uploaded(). */
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description: 'Background image: PNG, JPEG, WebP or SVG (checked by content), at most 2 MB',
+  })
+  @IsOptional()
+  qr_code_background?: unknown;
+
+  /** Documents the file part; the file itself reaches the service through @Uploaded(). */
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description:
+      'Foreground image (fills the modules): PNG, JPEG, WebP or SVG (checked by content), at most 2 MB',
+  })
+  @IsOptional()
+  qr_code_foreground?: unknown;
 }
