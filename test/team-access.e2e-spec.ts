@@ -148,6 +148,20 @@ const EXPECTATIONS: Record<string, Expectation> = {
     del(`/v1/notification-handlers/${await fx.handler(u)}`),
   ),
 
+  'GET /v1/qr-codes': read(() => Promise.resolve(get('/v1/qr-codes'))),
+  'POST /v1/qr-codes': create(
+    () =>
+      Promise.resolve(
+        post('/v1/qr-codes', { name: 'Made in team', type: 'text', text: 'Hello team' }),
+      ),
+    (id) => `/v1/qr-codes/${id}`,
+  ),
+  'GET /v1/qr-codes/{id}': read(async (fx, u) => get(`/v1/qr-codes/${await fx.qrCode(u)}`)),
+  'POST /v1/qr-codes/{id}': update(async (fx, u) =>
+    post(`/v1/qr-codes/${await fx.qrCode(u)}`, { name: 'Changed' }),
+  ),
+  'DELETE /v1/qr-codes/{id}': remove(async (fx, u) => del(`/v1/qr-codes/${await fx.qrCode(u)}`)),
+
   'GET /v1/teams': ownerOnly(200, () => Promise.resolve(get('/v1/teams'))),
   'POST /v1/teams': ownerOnly(201, () => Promise.resolve(post('/v1/teams', { name: 'New' }))),
   'GET /v1/teams/{id}': ownerOnly(200, async (fx, u) => get(`/v1/teams/${await fx.team(u)}`)),
@@ -210,6 +224,10 @@ class Fixtures {
 
   domain(user: TestUser): Promise<number> {
     return this.create(user, '/v1/domains', { host: this.host() });
+  }
+
+  qrCode(user: TestUser): Promise<number> {
+    return this.create(user, '/v1/qr-codes', { name: 'Fixture', type: 'text', text: 'Fixture' });
   }
 
   signature(user: TestUser): Promise<number> {

@@ -25,6 +25,7 @@ import { NotificationHandlersModule } from './notification-handlers/notification
 import { ProjectsModule } from './projects/projects.module';
 import { SignaturesModule } from './signatures/signatures.module';
 import { TeamsModule } from './teams/teams.module';
+import { QrCodesModule } from './qr-codes/qr-codes.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -61,6 +62,7 @@ export class AppModule {
         SignaturesModule,
         NotificationHandlersModule,
         TeamsModule,
+        QrCodesModule,
         ...extraModules,
       ],
       providers: [

@@ -5,6 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { apiResponseHeaders, bodyParserErrors } from '@app/common';
 import { AppConfig } from '@app/config';
 import { findAssetsDir } from '@app/signatures';
+import { join } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
@@ -44,6 +45,7 @@ export async function createApp(
     maxAge: '7d',
     fallthrough: true,
   });
+  serveUploads(app, config);
   app.setGlobalPrefix(API_PREFIX, {
     exclude: ['health', { path: 'signatures/preview/:token', method: RequestMethod.GET }],
   });
@@ -61,6 +63,24 @@ export async function createApp(
     },
   );
   return app;
+}
+
+/**
+ * Stored files (QR images, logos) under `/uploads/`. Names carry a content hash, so they can be
+ * cached forever; nosniff and a CSP that allows nothing keep an SVG from acting as a page.
+ */
+function serveUploads(app: NestExpressApplication, config: AppConfig): void {
+  app.useStaticAssets(join(config.dataDir, 'uploads'), {
+    prefix: '/uploads/',
+    index: false,
+    dotfiles: 'deny',
+    immutable: true,
+    maxAge: '365d',
+    setHeaders: (res: Response) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    },
+  });
 }
 
 /** `/api/...` is served by the `/v1/...` handlers; `originalUrl` keeps `/api` for list links. */

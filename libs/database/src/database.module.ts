@@ -10,6 +10,7 @@ import { ProjectsRepository } from './projects/projects.repository';
 import { SignaturesRepository } from './signatures/signatures.repository';
 import { TeamMembersRepository } from './teams/team-members.repository';
 import { TeamsRepository } from './teams/teams.repository';
+import { QrCodesRepository } from './qr-codes/qr-codes.repository';
 import { ApiKeysRepository } from './users/api-keys.repository';
 import { UsersRepository } from './users/users.repository';
 import { VisitsRepository } from './visits/visits.repository';
@@ -25,6 +26,7 @@ const REPOSITORIES = [
   NotificationHandlersRepository,
   TeamsRepository,
   TeamMembersRepository,
+  QrCodesRepository,
 ];
 
 /** The data source and every repository, available to all modules. */

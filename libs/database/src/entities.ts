@@ -5,6 +5,7 @@ import { ProjectEntity } from './projects/project.entity';
 import { SignatureEntity } from './signatures/signature.entity';
 import { TeamMemberEntity } from './teams/team-member.entity';
 import { TeamEntity } from './teams/team.entity';
+import { QrCodeEntity } from './qr-codes/qr-code.entity';
 import { ApiKeyEntity } from './users/api-key.entity';
 import { UserEntity } from './users/user.entity';
 import { VisitEntity } from './visits/visit.entity';
@@ -21,4 +22,5 @@ export const ENTITIES = [
   NotificationHandlerEntity,
   TeamEntity,
   TeamMemberEntity,
+  QrCodeEntity,
 ];

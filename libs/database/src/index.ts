@@ -11,6 +11,8 @@ export * from './notification-handlers/notification-handlers.repository';
 export * from './owned.repository';
 export * from './projects/project.entity';
 export * from './projects/projects.repository';
+export * from './qr-codes/qr-code.entity';
+export * from './qr-codes/qr-codes.repository';
 export * from './run-migrations';
 export * from './signatures/signature.entity';
 export * from './signatures/signatures.repository';

@@ -5,3 +5,4 @@ export * from './multipart.interceptor';
 export * from './paginated';
 export * from './request-id';
 export * from './client-ip';
+export * from './uploads.decorator';

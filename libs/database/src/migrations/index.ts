@@ -1,11 +1,13 @@
 import { Init1763700000000 as PostgresInit } from './postgres/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as PostgresLinksDomainsVisits } from './postgres/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as PostgresDomainsEnabledHost } from './postgres/1763850000000-domains-enabled-host';
+import { QrCodes1763900000000 as PostgresQrCodes } from './postgres/1763900000000-qr-codes';
 import { SignaturesNotifications1764000000000 as PostgresSignaturesNotifications } from './postgres/1764000000000-signatures-notifications';
 import { Teams1764100000000 as PostgresTeams } from './postgres/1764100000000-teams';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
+import { QrCodes1763900000000 as SqliteQrCodes } from './sqlite/1763900000000-qr-codes';
 import { SignaturesNotifications1764000000000 as SqliteSignaturesNotifications } from './sqlite/1764000000000-signatures-notifications';
 import { Teams1764100000000 as SqliteTeams } from './sqlite/1764100000000-teams';
 
@@ -14,6 +16,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteInit,
   SqliteLinksDomainsVisits,
   SqliteDomainsEnabledHost,
+  SqliteQrCodes,
   SqliteSignaturesNotifications,
   SqliteTeams,
 ];
@@ -21,6 +24,7 @@ export const POSTGRES_MIGRATIONS = [
   PostgresInit,
   PostgresLinksDomainsVisits,
   PostgresDomainsEnabledHost,
+  PostgresQrCodes,
   PostgresSignaturesNotifications,
   PostgresTeams,
 ];

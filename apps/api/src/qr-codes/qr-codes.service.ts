@@ -1,0 +1,225 @@
+import { Injectable } from '@nestjs/common';
+import { Actor } from '@app/auth';
+import { AppError, Clock, ListQuery, NotFoundError, Paginated, UploadedFiles } from '@app/common';
+import { ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
+import { DataTooLongError, QrType, renderQr } from '@app/qr';
+import { CreateQrCodeDto } from './dto/create-qr-code.dto';
+import { UpdateQrCodeDto } from './dto/update-qr-code.dto';
+import { QrCodeResponse, toQrCodeResponse } from './qr-code.mapper';
+import { QrFiles } from './qr-files';
+import { checkContrast, mergeSettings, renderOptions } from './qr-settings';
+
+export const QR_IMAGE_FIELDS = {
+  logo: 'qr_code_logo',
+  background: 'qr_code_background',
+  foreground: 'qr_code_foreground',
+} as const;
+type ImageSlot = keyof typeof QR_IMAGE_FIELDS;
+const SLOTS = Object.keys(QR_IMAGE_FIELDS) as ImageSlot[];
+
+@Injectable()
+export class QrCodesService {
+  constructor(
+    private readonly qrCodes: QrCodesRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly files: QrFiles,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(actor: Actor, query: ListQuery): Promise<Paginated<QrCodeResponse>> {
+    return (await this.qrCodes.listOwned(actor.ownerId, query)).map((q) =>
+      toQrCodeResponse(q, this.files),
+    );
+  }
+
+  async get(actor: Actor, id: number): Promise<QrCodeResponse> {
+    return toQrCodeResponse(await this.findOwned(actor, id), this.files);
+  }
+
+  async create(
+    actor: Actor,
+    dto: CreateQrCodeDto,
+    uploads: UploadedFiles,
+  ): Promise<{ id: number }> {
+    const projectId = await this.projectId(actor, dto.project_id ?? null);
+    const written = await this.render(dto.type, null, dto, uploads, null);
+    try {
+      const id = await this.qrCodes.insert({
+        user_id: actor.ownerId,
+        project_id: projectId,
+        type: dto.type,
+        name: dto.name,
+        ...written.row,
+        datetime: this.clock.now(),
+        last_datetime: null,
+      });
+      return { id };
+    } catch (e) {
+      await this.files.remove(written.files.created);
+      throw e;
+    }
+  }
+
+  async update(
+    actor: Actor,
+    id: number,
+    dto: UpdateQrCodeDto,
+    uploads: UploadedFiles,
+  ): Promise<{ id: number }> {
+    const qr = await this.findOwned(actor, id);
+    const projectId =
+      dto.project_id === undefined ? qr.project_id : await this.projectId(actor, dto.project_id);
+    const type = (dto.type ?? qr.type) as QrType;
+    const before = [
+      ...this.files.renderedFiles(qr.qr_code),
+      qr.qr_code_logo,
+      qr.qr_code_background,
+      qr.qr_code_foreground,
+    ];
+    const written = await this.render(type, qr, dto, uploads, qr);
+    Object.assign(qr, written.row, {
+      type,
+      name: dto.name ?? qr.name,
+      project_id: projectId,
+      last_datetime: this.clock.now(),
+    });
+    try {
+      await this.qrCodes.save(qr);
+    } catch (e) {
+      await this.files.remove(written.files.created);
+      throw e;
+    }
+    const now = new Set([
+      ...this.files.renderedFiles(qr.qr_code),
+      qr.qr_code_logo,
+      qr.qr_code_background,
+      qr.qr_code_foreground,
+    ]);
+    await this.files.remove(before.filter((name) => !now.has(name)));
+    return { id };
+  }
+
+  /** The code and its files: the rendered SVG and PNG and every uploaded image. */
+  async remove(actor: Actor, id: number): Promise<{ id: number }> {
+    const qr = await this.findOwned(actor, id);
+    if (!(await this.qrCodes.deleteOwned(actor.ownerId, id))) {
+      throw new NotFoundError('qr_code_not_found', 'QR code');
+    }
+    await this.files.remove([
+      ...this.files.renderedFiles(qr.qr_code),
+      qr.qr_code_logo,
+      qr.qr_code_background,
+      qr.qr_code_foreground,
+    ]);
+    return { id };
+  }
+
+  /** Validates, renders and writes the files of a code; on any failure nothing stays on disk. */
+  private async render(
+    type: QrType,
+    previous: QrCodeEntity | null,
+    dto: Partial<CreateQrCodeDto>,
+    uploads: UploadedFiles,
+    current: QrCodeEntity | null,
+  ) {
+    const { settings, embedded } = mergeSettings(
+      type,
+      previous?.settings ?? null,
+      previous?.type ?? null,
+      dto,
+    );
+    checkContrast(settings);
+    const normalized: Partial<Record<ImageSlot, Buffer>> = {};
+    const problems: AppError[] = [];
+    await Promise.all(
+      SLOTS.map(async (slot) => {
+        const file = uploads[QR_IMAGE_FIELDS[slot]];
+        if (file) {
+          try {
+            normalized[slot] = await this.files.normalizeImage(file);
+          } catch (e) {
+            problems.push(e as AppError);
+          }
+        }
+      }),
+    );
+    if (problems.length > 0) {
+      throw new AppError(
+        'validation_failed',
+        problems.flatMap((p) => p.problems),
+      );
+    }
+    const created: string[] = [];
+    try {
+      const names = {} as Record<ImageSlot, string | null>;
+      const images = {} as Record<ImageSlot, Buffer | null>;
+      for (const slot of SLOTS) {
+        const removed =
+          (dto as Record<string, unknown>)[`${QR_IMAGE_FIELDS[slot]}_remove`] === true;
+        const stored = current?.[QR_IMAGE_FIELDS[slot]] ?? null;
+        const fresh = normalized[slot];
+        if (fresh) {
+          names[slot] = await this.files.write(fresh, 'png');
+          created.push(names[slot]);
+          images[slot] = fresh;
+        } else if (stored && !removed) {
+          names[slot] = stored;
+          images[slot] = await this.files.read(stored);
+        } else {
+          names[slot] = null;
+          images[slot] = null;
+        }
+      }
+      const rendered = await renderQr(renderOptions(settings, embedded, images)).catch(
+        (e: unknown) => {
+          throw e instanceof DataTooLongError
+            ? new AppError(
+                'validation_failed',
+                `The content of this ${type} code is too long for a QR code with error correction ${e.ecc}${names.logo ? ' (a logo needs Q or H)' : ''}.`,
+                type,
+              )
+            : e;
+        },
+      );
+      const svgName = await this.files.writeRendered(rendered.svg, rendered.png);
+      created.push(...this.files.renderedFiles(svgName));
+      return {
+        row: {
+          settings,
+          embedded_data: embedded,
+          qr_code: svgName,
+          qr_code_logo: names.logo,
+          qr_code_background: names.background,
+          qr_code_foreground: names.foreground,
+          is_readable: rendered.isReadable,
+        },
+        files: { created },
+      };
+    } catch (e) {
+      await this.files.remove(created);
+      throw e;
+    }
+  }
+
+  private async projectId(actor: Actor, id: number | null): Promise<number | null> {
+    if (id === null) {
+      return null;
+    }
+    if (!(await this.projects.findOwned(actor.ownerId, id))) {
+      throw new AppError(
+        'invalid_reference',
+        'project_id is not one of your projects.',
+        'project_id',
+      );
+    }
+    return id;
+  }
+
+  private async findOwned(actor: Actor, id: number): Promise<QrCodeEntity> {
+    const qr = await this.qrCodes.findOwned(actor.ownerId, id);
+    if (!qr) {
+      throw new NotFoundError('qr_code_not_found', 'QR code');
+    }
+    return qr;
+  }
+}

@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError, UploadedFile } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import sharp from 'sharp';
+
+/** Uploads are at most this big, in bytes and in pixels. */
+export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+const MAX_INPUT_PIXELS = 4096 * 4096;
+/** Stored images are scaled down to fit this square: a logo never needs more. */
+const MAX_STORED_SIDE = 1024;
+const ACCEPTED = new Set(['png', 'jpeg', 'webp', 'svg']);
+
+export const QR_UPLOAD_DIR = join('uploads', 'qr-codes');
+
+/** Files of QR codes under `${DATA_DIR}/uploads/qr-codes`, served at `/uploads/qr-codes/`. */
+@Injectable()
+export class QrFiles {
+  private readonly dir: string;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.dir = join(config.dataDir, QR_UPLOAD_DIR);
+  }
+
+  url(name: string | null): string | null {
+    return name === null ? null : `${this.config.appUrl}/uploads/qr-codes/${name}`;
+  }
+
+  /**
+   * Checks an upload by its content (not its name or declared type) and stores it as PNG. SVG is
+   * rasterized here and only the PNG is kept: no script, event handler, external reference or
+   * foreignObject of an upload can ever reach a browser. librsvg reads no external file when it
+   * gets the SVG as a buffer.
+   */
+  async normalizeImage(file: UploadedFile): Promise<Buffer> {
+    const bad = (): AppError =>
+      new AppError(
+        'validation_failed',
+        `${file.field} must be a PNG, JPEG, WebP or SVG image.`,
+        file.field,
+      );
+    try {
+      const image = sharp(file.buffer, { limitInputPixels: MAX_INPUT_PIXELS, density: 144 });
+      const meta = await image.metadata();
+      if (!meta.format || !ACCEPTED.has(meta.format)) {
+        throw bad();
+      }
+      return await image
+        .rotate()
+        .resize(MAX_STORED_SIDE, MAX_STORED_SIDE, { fit: 'inside', withoutEnlargement: true })
+        .png()
+        .toBuffer();
+    } catch (e) {
+      throw e instanceof AppError ? e : bad();
+    }
+  }
+
+  read(name: string): Promise<Buffer> {
+    return readFile(join(this.dir, name));
+  }
+
+  /**
+   * Writes a file named by a hash of its content and a per-write salt: every render gets a new URL
+   * (no cache shows a stale code) and two codes never share a file, so deleting one is safe.
+   */
+  async write(content: Buffer | string, extension: string): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const hash = createHash('sha256').update(content).update(randomBytes(16)).digest('hex');
+    const name = `${hash.slice(0, 40)}.${extension}`;
+    await writeFile(join(this.dir, name), content, { flag: 'wx' });
+    return name;
+  }
+
+  /** Writes the rendered code as `<hash>.svg` and `<hash>.png`; returns the SVG's name. */
+  async writeRendered(svg: string, png: Buffer): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const hash = createHash('sha256')
+      .update(svg)
+      .update(randomBytes(16))
+      .digest('hex')
+      .slice(0, 40);
+    await writeFile(join(this.dir, `${hash}.svg`), svg, { flag: 'wx' });
+    try {
+      await writeFile(join(this.dir, `${hash}.png`), png, { flag: 'wx' });
+    } catch (e) {
+      await this.remove([`${hash}.svg`]);
+      throw e;
+    }
+    return `${hash}.svg`;
+  }
+
+  /** The names of every file that belongs to a rendered code (its SVG and its PNG twin). */
+  renderedFiles(svgName: string): string[] {
+    return [svgName, svgName.replace(/\.svg$/, '.png')];
+  }
+
+  async remove(names: Array<string | null>): Promise<void> {
+    await Promise.all(
+      names
+        .filter((n): n is string => n !== null && /^[0-9a-f]{40}\.(svg|png)$/.test(n))
+        .map((n) => rm(join(this.dir, n), { force: true })),
+    );
+  }
+}

@@ -1,0 +1,7 @@
+export * from './content';
+export * from './readability';
+export * from './render/color';
+export * from './render/options';
+export * from './render/render';
+export * from './render/contrast';
+export { DataTooLongError } from './render/matrix';

@@ -1,0 +1,50 @@
+import { decodeBoth, isReadable } from './readability';
+import { layout } from './render/layout';
+import { RenderOptions, RgbaImage } from './render/options';
+import { rasterize } from './render/raster';
+import { prepareRasterImages } from './render/images';
+
+const BASE: RenderOptions = {
+  data: 'https://linkdock.test/readability',
+  ecc: 'L',
+  size: 300,
+  margin: 2,
+  style: 'square',
+  innerEyeStyle: 'square',
+  outerEyeStyle: 'square',
+  foreground: { type: 'color', color: '#000000' },
+  eyes: null,
+  background: { color: '#ffffff', transparency: 0 },
+  logo: null,
+  backgroundImage: null,
+  foregroundImage: null,
+  frame: null,
+};
+
+async function draw(options: RenderOptions): Promise<{ img: RgbaImage; modulePixels: number }> {
+  const scene = layout(options);
+  const img = await rasterize(scene, options, prepareRasterImages(scene, options));
+  return { img, modulePixels: scene.moduleBox.w / scene.matrix.size };
+}
+
+describe('decodeBoth', () => {
+  it('reads a plain code with both decoders', async () => {
+    const { img, modulePixels } = await draw(BASE);
+    expect(await decodeBoth(img, modulePixels)).toEqual({ zxing: BASE.data, jsqr: BASE.data });
+  });
+
+  it('finds nothing when a third of the symbol is painted over', async () => {
+    const { img, modulePixels } = await draw(BASE);
+    for (let y = 90; y < 210; y++) {
+      img.data.fill(0, (y * img.width + 60) * 4, (y * img.width + 240) * 4);
+    }
+    expect(await decodeBoth(img, modulePixels)).toEqual({ zxing: null, jsqr: null });
+  });
+
+  it('calls a code drawn below one pixel per module unreadable', async () => {
+    const long = { ...BASE, data: 'x'.repeat(600), size: 50 };
+    const { img, modulePixels } = await draw(long);
+    expect(modulePixels).toBeLessThan(1);
+    expect(await isReadable(img, long.data, modulePixels)).toBe(false);
+  });
+});

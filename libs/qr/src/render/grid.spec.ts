@@ -1,0 +1,170 @@
+import sharp from 'sharp';
+import { decodeBoth } from '../readability';
+import {
+  FRAMES,
+  Foreground,
+  FrameName,
+  GRADIENT_STYLES,
+  INNER_EYE_STYLES,
+  MODULE_STYLES,
+  OUTER_EYE_STYLES,
+  RenderOptions,
+} from './options';
+import { layout } from './layout';
+import { rasterize } from './raster';
+import { prepareRasterImages } from './images';
+
+/**
+ * The readability grid. Every module style × inner eye style × outer eye style (180 cells) is
+ * rendered with short and with long content (360 renders). Each render also takes a foreground
+ * (solid or one of the five gradients), a logo or none, and a frame (one of six) or none, chosen
+ * greedily so that every pair of values of any two dimensions appears in at least one render; the
+ * test checks that coverage itself. Both decoders must return exactly the encoded string.
+ */
+const SHORT = 'https://linkdock.test/m';
+const LONG =
+  'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lovelace;Ada;;;\r\nFN:Ada Lovelace\r\nORG:Analytical Engines\\, Ltd\r\n' +
+  'TEL;TYPE=work:+44 20 7946 0000\r\nEMAIL;TYPE=INTERNET:ada@example.com\r\n' +
+  'URL:https://example.com/people/ada-lovelace?ref=qr\r\nNOTE:First programmer\r\nEND:VCARD';
+
+const FOREGROUNDS: Foreground[] = [
+  { type: 'color', color: '#111111' },
+  ...GRADIENT_STYLES.map((style): Foreground => ({
+    type: 'gradient',
+    style,
+    one: '#000000',
+    two: '#1d3557',
+  })),
+];
+const FRAME_CHOICES: Array<FrameName | null> = [null, ...FRAMES];
+const CONTENTS = [SHORT, LONG];
+
+type Cell = [number, number, number, number, number, number, number];
+const DIMENSIONS = [
+  MODULE_STYLES.length,
+  INNER_EYE_STYLES.length,
+  OUTER_EYE_STYLES.length,
+  CONTENTS.length,
+  FOREGROUNDS.length,
+  2,
+  FRAME_CHOICES.length,
+];
+
+function pairsOf(cell: Cell): string[] {
+  const out: string[] = [];
+  for (let a = 0; a < cell.length; a++) {
+    for (let b = a + 1; b < cell.length; b++) {
+      out.push(`${a}:${cell[a]}|${b}:${cell[b]}`);
+    }
+  }
+  return out;
+}
+
+function buildGrid(): Cell[] {
+  const covered = new Set<string>();
+  const cells: Cell[] = [];
+  for (let m = 0; m < DIMENSIONS[0]; m++) {
+    for (let i = 0; i < DIMENSIONS[1]; i++) {
+      for (let o = 0; o < DIMENSIONS[2]; o++) {
+        for (let c = 0; c < DIMENSIONS[3]; c++) {
+          let best: Cell | null = null;
+          let bestGain = -1;
+          for (let f = 0; f < DIMENSIONS[4]; f++) {
+            for (let l = 0; l < DIMENSIONS[5]; l++) {
+              for (let r = 0; r < DIMENSIONS[6]; r++) {
+                const cell: Cell = [m, i, o, c, f, l, r];
+                const gain = pairsOf(cell).filter((p) => !covered.has(p)).length;
+                if (gain > bestGain) {
+                  best = cell;
+                  bestGain = gain;
+                }
+              }
+            }
+          }
+          const chosen = best as Cell;
+          pairsOf(chosen).forEach((p) => covered.add(p));
+          cells.push(chosen);
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+let logo: Buffer;
+
+function options(cell: Cell): RenderOptions {
+  const [m, i, o, c, f, l, r] = cell;
+  const frame = FRAME_CHOICES[r];
+  return {
+    data: CONTENTS[c],
+    ecc: 'M',
+    size: 500,
+    margin: 2,
+    style: MODULE_STYLES[m],
+    innerEyeStyle: INNER_EYE_STYLES[i],
+    outerEyeStyle: OUTER_EYE_STYLES[o],
+    foreground: FOREGROUNDS[f],
+    eyes: null,
+    background: { color: '#ffffff', transparency: 0 },
+    logo: l === 1 ? { image: logo, size: 25 } : null,
+    backgroundImage: null,
+    foregroundImage: null,
+    frame: frame
+      ? {
+          name: frame,
+          text: 'Scan me',
+          textSize: 0,
+          font: 'sora',
+          color: '#000000',
+          textColor: '#ffffff',
+        }
+      : null,
+  };
+}
+
+describe('readability grid', () => {
+  const cells = buildGrid();
+
+  beforeAll(async () => {
+    logo = await sharp({ create: { width: 120, height: 120, channels: 4, background: '#e63946' } })
+      .png()
+      .toBuffer();
+  });
+
+  it('covers the full cross of module and eye styles and every pair of all dimensions', () => {
+    expect(cells).toHaveLength(6 * 6 * 5 * 2);
+    const covered = new Set(cells.flatMap(pairsOf));
+    const missing: string[] = [];
+    for (let a = 0; a < DIMENSIONS.length; a++) {
+      for (let b = a + 1; b < DIMENSIONS.length; b++) {
+        for (let x = 0; x < DIMENSIONS[a]; x++) {
+          for (let y = 0; y < DIMENSIONS[b]; y++) {
+            if (!covered.has(`${a}:${x}|${b}:${y}`)) {
+              missing.push(`${a}:${x}|${b}:${y}`);
+            }
+          }
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('reads back every cell with zxing-wasm and jsQR', async () => {
+    const failures: string[] = [];
+    for (const cell of cells) {
+      const o = options(cell);
+      const scene = layout(o);
+      const pixels = await rasterize(scene, o, prepareRasterImages(scene, o));
+      const read = await decodeBoth(pixels, scene.moduleBox.w / scene.matrix.size);
+      if (read.zxing !== o.data || read.jsqr !== o.data) {
+        failures.push(
+          `${o.style}/${o.innerEyeStyle}/${o.outerEyeStyle} ${o.data === SHORT ? 'short' : 'long'} ` +
+            `fg=${o.foreground.type === 'color' ? 'color' : o.foreground.style} logo=${o.logo ? 1 : 0} ` +
+            `frame=${o.frame?.name ?? 'none'}: zxing=${read.zxing === o.data} jsqr=${read.jsqr === o.data}`,
+        );
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,44 @@
+import sharp from 'sharp';
+import { isReadable } from '../readability';
+import { prepareRasterImages } from './images';
+import { layout } from './layout';
+import { Ecc, RenderOptions } from './options';
+import { rasterize } from './raster';
+import { writeSvg } from './svg';
+
+export interface RenderedQr {
+  svg: string;
+  png: Buffer;
+  /** Both decoders read exactly `options.data` from the PNG. */
+  isReadable: boolean;
+  /** The error-correction level encoded (raised above the request when a logo needs it). */
+  ecc: Ecc;
+  width: number;
+  height: number;
+}
+
+export async function renderQr(options: RenderOptions): Promise<RenderedQr> {
+  const scene = layout(options);
+  const pixels = await rasterize(scene, options, prepareRasterImages(scene, options));
+  // libvips encodes the PNG on its own thread while this one decodes and writes the SVG. Level 6:
+  // level 3 saves CPU but nearly doubles the size of flat images like these.
+  const png = sharp(pixels.data, {
+    raw: { width: pixels.width, height: pixels.height, channels: 4 },
+  })
+    .png({ compressionLevel: 6, adaptiveFiltering: false })
+    .toBuffer();
+  const readable = await isReadable(pixels, options.data, scene.moduleBox.w / scene.matrix.size);
+  const svg = writeSvg(scene, options, {
+    logo: options.logo?.image ?? null,
+    background: options.backgroundImage?.image ?? null,
+    foreground: options.foregroundImage?.image ?? null,
+  });
+  return {
+    svg,
+    png: await png,
+    isReadable: readable,
+    ecc: scene.ecc,
+    width: scene.width,
+    height: scene.height,
+  };
+}

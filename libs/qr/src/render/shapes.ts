@@ -1,0 +1,219 @@
+import { InnerEyeStyle, ModuleStyle, OuterEyeStyle } from './options';
+
+/**
+ * Every style is a union of a few primitives (minus holes for the outer eyes), in module units.
+ * The SVG writer turns them into path data and the raster renderer tests pixel centres against
+ * them, so both outputs draw the same geometry.
+ */
+export type Prim =
+  | {
+      kind: 'rect';
+      x: number;
+      y: number;
+      w: number;
+      h: number;
+      r: [number, number, number, number];
+    }
+  | { kind: 'circle'; cx: number; cy: number; r: number }
+  | { kind: 'diamond'; cx: number; cy: number; r: number }
+  | { kind: 'polygon'; points: Array<[number, number]> };
+
+export interface Shape {
+  add: Prim[];
+  sub: Prim[];
+}
+
+const rect = (x: number, y: number, w: number, h: number, r = [0, 0, 0, 0]): Prim => ({
+  kind: 'rect',
+  x,
+  y,
+  w,
+  h,
+  r: r as [number, number, number, number],
+});
+const circle = (cx: number, cy: number, r: number): Prim => ({ kind: 'circle', cx, cy, r });
+
+/** Radius of a `dot` module; tuned so both decoders read dot codes (see the grid test). */
+export const DOT_RADIUS = 0.5;
+
+/** Neighbours that a module touches: top, right, bottom, left. */
+export interface Neighbours {
+  t: boolean;
+  r: boolean;
+  b: boolean;
+  l: boolean;
+}
+
+export function moduleShape(style: ModuleStyle, x: number, y: number, n: Neighbours): Prim[] {
+  switch (style) {
+    case 'square':
+      return [rect(x, y, 1, 1)];
+    case 'dot':
+      return [circle(x + 0.5, y + 0.5, DOT_RADIUS)];
+    case 'rounded': {
+      // Corners round only where the module has no neighbour on either side, so runs stay joined.
+      const c = (a: boolean, b: boolean): number => (a || b ? 0 : 0.5);
+      return [rect(x, y, 1, 1, [c(n.t, n.l), c(n.t, n.r), c(n.b, n.r), c(n.b, n.l)])];
+    }
+    case 'diamond':
+      return [{ kind: 'diamond', cx: x + 0.5, cy: y + 0.5, r: 0.6 }];
+    case 'flower':
+      // Four petals that reach the cell edges around a full centre: dark enough when scaled down.
+      return [
+        circle(x + 0.5, y + 0.5, 0.4),
+        circle(x + 0.5, y + 0.27, 0.25),
+        circle(x + 0.73, y + 0.5, 0.25),
+        circle(x + 0.5, y + 0.73, 0.25),
+        circle(x + 0.27, y + 0.5, 0.25),
+      ];
+    case 'leaf':
+      return [rect(x, y, 1, 1, [0.5, 0.05, 0.5, 0.05])];
+  }
+}
+
+/**
+ * The 7×7 ring of a finder pattern at (x, y). `toward` is the corner (0 tl, 1 tr, 2 br, 3 bl) that
+ * faces the middle of the code; flower eyes keep it sharp.
+ */
+export function outerEyeShape(style: OuterEyeStyle, x: number, y: number, toward: number): Shape {
+  const ring = (outer: number[], inner: number[]): Shape => ({
+    add: [rect(x, y, 7, 7, outer)],
+    sub: [rect(x + 1, y + 1, 5, 5, inner)],
+  });
+  switch (style) {
+    case 'square':
+      return ring([0, 0, 0, 0], [0, 0, 0, 0]);
+    case 'circle':
+      return { add: [circle(x + 3.5, y + 3.5, 3.5)], sub: [circle(x + 3.5, y + 3.5, 2.5)] };
+    case 'rounded':
+      return ring([2, 2, 2, 2], [1.2, 1.2, 1.2, 1.2]);
+    case 'flower': {
+      const outer = [3, 3, 3, 3];
+      const inner = [2, 2, 2, 2];
+      outer[toward] = 0;
+      inner[toward] = 0;
+      return ring(outer, inner);
+    }
+    case 'leaf':
+      return ring([2.5, 0, 2.5, 0], [1.5, 0, 1.5, 0]);
+  }
+}
+
+/** The 3×3 centre of a finder pattern whose top-left module is (x, y). */
+export function innerEyeShape(style: InnerEyeStyle, x: number, y: number, toward: number): Prim[] {
+  const cx = x + 1.5;
+  const cy = y + 1.5;
+  switch (style) {
+    case 'square':
+      return [rect(x, y, 3, 3)];
+    case 'dot':
+      return [circle(cx, cy, 1.6)];
+    case 'rounded':
+      return [rect(x, y, 3, 3, [0.9, 0.9, 0.9, 0.9])];
+    case 'diamond': {
+      // A diamond cut by the 3×3 square: pointed, yet wide enough along the centre lines and the
+      // diagonals for finder-pattern detectors that score all four directions (jsQR does).
+      const r = 2.1;
+      const c = r - 1.5;
+      return [
+        {
+          kind: 'polygon',
+          points: [
+            [cx - 1.5 + c, cy - 1.5],
+            [cx + 1.5 - c, cy - 1.5],
+            [cx + 1.5, cy - 1.5 + c],
+            [cx + 1.5, cy + 1.5 - c],
+            [cx + 1.5 - c, cy + 1.5],
+            [cx - 1.5 + c, cy + 1.5],
+            [cx - 1.5, cy + 1.5 - c],
+            [cx - 1.5, cy - 1.5 + c],
+          ],
+        },
+      ];
+    }
+    case 'flower': {
+      const r = [1.5, 1.5, 1.5, 1.5];
+      r[toward] = 0;
+      return [rect(x, y, 3, 3, r)];
+    }
+    case 'leaf':
+      return [rect(x, y, 3, 3, [1.2, 0, 1.2, 0])];
+  }
+}
+
+/** Whether the point lies inside the primitive (all values in the same units). */
+export function contains(p: Prim, px: number, py: number): boolean {
+  switch (p.kind) {
+    case 'circle': {
+      const dx = px - p.cx;
+      const dy = py - p.cy;
+      return dx * dx + dy * dy <= p.r * p.r;
+    }
+    case 'diamond':
+      return Math.abs(px - p.cx) + Math.abs(py - p.cy) <= p.r;
+    case 'polygon': {
+      let inside = false;
+      const pts = p.points;
+      for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+        const [xi, yi] = pts[i];
+        const [xj, yj] = pts[j];
+        if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) {
+          inside = !inside;
+        }
+      }
+      return inside;
+    }
+    case 'rect': {
+      if (px < p.x || py < p.y || px > p.x + p.w || py > p.y + p.h) {
+        return false;
+      }
+      const left = px < p.x + p.w / 2;
+      const top = py < p.y + p.h / 2;
+      const corner = top ? (left ? 0 : 1) : left ? 3 : 2;
+      const r = p.r[corner];
+      if (r <= 0) {
+        return true;
+      }
+      const ccx = left ? p.x + r : p.x + p.w - r;
+      const ccy = top ? p.y + r : p.y + p.h - r;
+      const outX = left ? px < ccx : px > ccx;
+      const outY = top ? py < ccy : py > ccy;
+      if (!outX || !outY) {
+        return true;
+      }
+      const dx = px - ccx;
+      const dy = py - ccy;
+      return dx * dx + dy * dy <= r * r;
+    }
+  }
+}
+
+/** Bounding box of a primitive: [x0, y0, x1, y1]. */
+export function bounds(p: Prim): [number, number, number, number] {
+  switch (p.kind) {
+    case 'rect':
+      return [p.x, p.y, p.x + p.w, p.y + p.h];
+    case 'circle':
+    case 'diamond':
+      return [p.cx - p.r, p.cy - p.r, p.cx + p.r, p.cy + p.r];
+    case 'polygon': {
+      const xs = p.points.map((q) => q[0]);
+      const ys = p.points.map((q) => q[1]);
+      return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    }
+  }
+}
+
+/** The horizontal extent [x0, x1] of a rectangle at height y, or null outside it. */
+export function rectSpan(p: Extract<Prim, { kind: 'rect' }>, y: number): [number, number] | null {
+  if (y < p.y || y > p.y + p.h) {
+    return null;
+  }
+  const top = y < p.y + p.h / 2;
+  const inset = (r: number): number => {
+    const d = top ? p.y + r - y : y - (p.y + p.h - r);
+    return d > 0 ? r - Math.sqrt(Math.max(0, r * r - d * d)) : 0;
+  };
+  const [tl, tr, br, bl] = p.r;
+  return [p.x + inset(top ? tl : bl), p.x + p.w - inset(top ? tr : br)];
+}
