@@ -26,8 +26,13 @@ export function text(ctx: RenderContext, extra: Record<string, string | number> 
   });
 }
 
-export function link(ctx: RenderContext, href: string, label: string): string {
-  return `<a href="${escapeHtml(href)}" ${css({ color: ctx.s.link_color, 'text-decoration': 'none' })}>${escapeHtml(label)}</a>`;
+/**
+ * A link. Contact values (numbers, addresses, handles) are always left-to-right: `dir="ltr"` keeps
+ * `+44 20 7946 0000` or `ada@example.com` from being reordered inside a right-to-left signature.
+ */
+export function link(ctx: RenderContext, href: string, label: string, ltr = false): string {
+  const dir = ltr ? ' dir="ltr"' : '';
+  return `<a href="${escapeHtml(href)}"${dir} ${css({ color: ctx.s.link_color, 'text-decoration': 'none' })}>${escapeHtml(label)}</a>`;
 }
 
 export function align(ctx: RenderContext): 'left' | 'right' {
@@ -43,7 +48,7 @@ export function fullName(ctx: RenderContext, bump = 4): string {
     'font-weight': 'bold',
     color: ctx.s.full_name_color,
   });
-  return `<div ${style}>${escapeHtml(ctx.s.full_name)}</div>`;
+  return `<div dir="auto" ${style}>${escapeHtml(ctx.s.full_name)}</div>`;
 }
 
 /** "Job title, Department" and the company, as lines of text. */
@@ -51,11 +56,11 @@ export function roleLines(ctx: RenderContext): string {
   const role = [ctx.s.job_title, ctx.s.department].filter(Boolean).join(', ');
   const lines: string[] = [];
   if (role) {
-    lines.push(`<div ${text(ctx)}>${escapeHtml(role)}</div>`);
+    lines.push(`<div dir="auto" ${text(ctx)}>${escapeHtml(role)}</div>`);
   }
   if (ctx.s.company) {
     lines.push(
-      `<div ${text(ctx, { color: ctx.s.theme_color, 'font-weight': 'bold' })}>${escapeHtml(ctx.s.company)}</div>`,
+      `<div dir="auto" ${text(ctx, { color: ctx.s.theme_color, 'font-weight': 'bold' })}>${escapeHtml(ctx.s.company)}</div>`,
     );
   }
   return lines.join('');
@@ -63,7 +68,7 @@ export function roleLines(ctx: RenderContext): string {
 
 export function signOff(ctx: RenderContext): string {
   return ctx.s.sign_off
-    ? `<div ${text(ctx, { 'font-style': 'italic', 'padding-bottom': 8 })}>${escapeHtml(ctx.s.sign_off)}</div>`
+    ? `<div dir="auto" ${text(ctx, { 'font-style': 'italic', 'padding-bottom': 8 })}>${escapeHtml(ctx.s.sign_off)}</div>`
     : '';
 }
 
@@ -77,7 +82,10 @@ export function contacts(ctx: RenderContext): Contact[] {
   const s = ctx.s;
   const out: Contact[] = [];
   const add = (label: string, href: string | null, shown: string): void => {
-    out.push({ label, html: href ? link(ctx, href, shown) : escapeHtml(shown) });
+    out.push({
+      label,
+      html: href ? link(ctx, href, shown, true) : `<span dir="auto">${escapeHtml(shown)}</span>`,
+    });
   };
   if (s.phone_number) add('Phone', telHref(s.phone_number), s.phone_number);
   if (s.email) add('Email', mailtoHref(s.email), s.email);
@@ -133,7 +141,7 @@ export function footer(ctx: RenderContext): string {
   const small = text(ctx, { 'font-size': Math.max(10, ctx.s.font_size - 3), color: '#6b7280' });
   if (ctx.s.disclaimer) {
     parts.push(
-      `<tr><td ${css({ 'padding-top': 12 })}><div ${small}>${escapeHtml(ctx.s.disclaimer)}</div></td></tr>`,
+      `<tr><td ${css({ 'padding-top': 12 })}><div dir="auto" ${small}>${escapeHtml(ctx.s.disclaimer)}</div></td></tr>`,
     );
   }
   if (!ctx.s.is_removed_branding) {

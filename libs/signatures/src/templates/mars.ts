@@ -20,7 +20,7 @@ export function renderMars(ctx: RenderContext): string {
   const contactLines = contacts(ctx)
     .map(
       (c) =>
-        `<div ${text(ctx)}><span ${css({ color: s.theme_color })}>${c.label}:</span> ${c.html}</div>`,
+        `<div ${text(ctx)}><span dir="ltr" ${css({ color: s.theme_color })}>${c.label}:</span> ${c.html}</div>`,
     )
     .join('');
   const details =
