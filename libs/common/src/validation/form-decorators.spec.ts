@@ -1,6 +1,15 @@
 import { Type } from '@nestjs/common';
 import { ErrorEntry } from '../errors';
-import { IntRange, IsFormBoolean, IsHexColor, Required, Trim } from './form-decorators';
+import {
+  IntRange,
+  IsFormBoolean,
+  IsHexColor,
+  OptionalText,
+  OptionalTextList,
+  Required,
+  toFormList,
+  Trim,
+} from './form-decorators';
 import { createValidationPipe } from './validation.pipe';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 
@@ -38,6 +47,14 @@ class FormDto {
 
   @IsFormBoolean()
   flag!: boolean;
+}
+
+class TextDto {
+  @OptionalText(5)
+  note?: string;
+
+  @OptionalTextList(2, 3)
+  tags?: string[];
 }
 
 function validate<T>(metatype: Type<T>, value: unknown): Promise<T> {
@@ -141,6 +158,46 @@ describe(createValidationPipe.name, () => {
       problem('size', 'size must be a whole number from 5 to 35.'),
       problem('color', 'color must be a colour as #rrggbb.'),
       problem('flag', 'flag must be 0 or 1.'),
+    ]);
+  });
+});
+
+describe(toFormList.name, () => {
+  it.each([
+    [undefined, undefined],
+    [
+      ['a', 'b'],
+      ['a', 'b'],
+    ],
+    ['a', ['a']],
+    [{ 0: 'a', 25: 'b' }, ['a', 'b']],
+  ])('turns %j into %j', (value, expected) => {
+    expect(toFormList({ value })).toEqual(expected);
+  });
+});
+
+describe(OptionalText.name, () => {
+  it('trims, accepts absence, and bounds the length', async () => {
+    expect(await validate(TextDto, { note: '  hello  ' })).toEqual({ note: 'hello' });
+    expect(await validate(TextDto, {})).toEqual({});
+    expect(await entriesOf(TextDto, { note: 'too long' })).toEqual([
+      problem('note', 'note must be shorter than or equal to 5 characters.'),
+    ]);
+    expect(await entriesOf(TextDto, { note: 5 })).toEqual([
+      problem('note', 'note must be a string.'),
+    ]);
+  });
+});
+
+describe(OptionalTextList.name, () => {
+  it('takes one value, a list or indexed fields, and bounds items and their length', async () => {
+    expect(await validate(TextDto, { tags: 'one' })).toEqual({ tags: ['one'] });
+    expect(await validate(TextDto, { tags: { 0: 'a', 1: 'b' } })).toEqual({ tags: ['a', 'b'] });
+    expect(await entriesOf(TextDto, { tags: ['a', 'b', 'c'] })).toEqual([
+      problem('tags', 'tags must contain no more than 2 elements.'),
+    ]);
+    expect(await entriesOf(TextDto, { tags: ['long'] })).toEqual([
+      problem('tags', 'each value in tags must be shorter than or equal to 3 characters.'),
     ]);
   });
 });

@@ -1,9 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsBoolean,
   IsInt,
   IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
   Matches,
   Max,
   Min,
@@ -86,4 +92,40 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
+/** `name[]=a&name[]=b`, `name[0]=a` (or sparse indexes, which arrive as an object), a JSON array or
+ * a single value: always a list. */
+export function toFormList({ value }: { value: unknown }): unknown {
+  if (value === undefined || Array.isArray(value)) {
+    return value;
+  }
+  return typeof value === 'object' && value !== null ? Object.values(value) : [value];
+}
+
+// applyDecorators applies its list in order, the reverse of stacked decorators: these lists are
+// written bottom-up so that the validation pipe reports the same rule first as the stacked form.
+
+/** An optional text field, trimmed, at most `maxLength` characters. */
+export function OptionalText(maxLength: number): Decorator {
+  return applyDecorators(
+    MaxLength(maxLength),
+    IsString(),
+    Trim(),
+    IsOptional(),
+    ApiPropertyOptional({ maxLength }),
+  );
+}
+
+/** An optional list of at most `maxItems` texts of at most `maxLength` characters each. */
+export function OptionalTextList(maxItems: number, maxLength: number): Decorator {
+  return applyDecorators(
+    MaxLength(maxLength, { each: true }),
+    IsString({ each: true }),
+    ArrayMaxSize(maxItems),
+    IsArray(),
+    Transform(toFormList),
+    IsOptional(),
+    ApiPropertyOptional({ type: [String], maxItems }),
+  );
 }

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IntRange, IsFormBoolean, IsHttpUrl, Required, Trim } from '@app/common';
+import { IntRange, IsFormBoolean, IsHttpUrl, Required, toFormList, Trim } from '@app/common';
 import { REDIRECT_STATUS_CODES, TARGETING_TYPES } from '@app/database';
 import { Transform } from 'class-transformer';
 import {
@@ -19,9 +19,6 @@ export const MAX_TARGETING_RULES = 100;
 
 const toNumber = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value) : value;
-/** `name=v` and `name[]=v` both arrive as a list. */
-const toList = ({ value }: { value: unknown }): unknown =>
-  value === undefined || Array.isArray(value) ? value : [value];
 /** An empty form value means "none". */
 const isSet = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 
@@ -31,7 +28,7 @@ function TargetingList(name: string): PropertyDecorator {
       type: [String],
       description: `Targeting rules: ${name}[]; pairs by position with its _key/_value twin`,
     })(target, key);
-    Transform(toList)(target, key);
+    Transform(toFormList)(target, key);
     IsOptional()(target, key);
     IsArray()(target, key);
     ArrayMaxSize(MAX_TARGETING_RULES)(target, key);

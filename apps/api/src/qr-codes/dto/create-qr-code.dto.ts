@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IntRange, IsFormBoolean, IsHexColor, Required, Trim } from '@app/common';
+import {
+  IntRange,
+  IsFormBoolean,
+  IsHexColor,
+  OptionalText,
+  OptionalTextList,
+  Required,
+  Trim,
+} from '@app/common';
 import {
   CRYPTO_COINS,
   ECC_LEVELS,
@@ -16,8 +24,6 @@ import {
 } from '@app/qr';
 import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  IsArray,
   IsIn,
   IsOptional,
   IsString,
@@ -31,14 +37,6 @@ const oneOf = (values: readonly (string | number)[]) => ({
   message: ({ property }: ValidationArguments) =>
     `${property} must be one of: ${values.join(', ')}`,
 });
-
-/** `name[]=a&name[]=b`, `name[0]=a`, a JSON array or a single value: always an array. */
-const toArray = ({ value }: { value: unknown }): unknown =>
-  value === undefined || Array.isArray(value)
-    ? value
-    : typeof value === 'object' && value !== null
-      ? Object.values(value)
-      : [value];
 
 /**
  * Body of POST /qr-codes (create: name and type required) and, as a partial, of POST
@@ -266,474 +264,202 @@ export class CreateQrCodeDto {
   @DecimalRange(0, 1000000000)
   pix_amount?: number;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   frame_text?: string;
 
-  @ApiPropertyOptional({ maxLength: 3000 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(3000)
+  @OptionalText(3000)
   text?: string;
 
-  @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(2048)
+  @OptionalText(2048)
   url?: string;
 
-  @ApiPropertyOptional({ maxLength: 32 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(32)
+  @OptionalText(32)
   phone?: string;
 
-  @ApiPropertyOptional({ maxLength: 32 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(32)
+  @OptionalText(32)
   sms?: string;
 
-  @ApiPropertyOptional({ maxLength: 160 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(160)
+  @OptionalText(160)
   sms_body?: string;
 
-  @ApiPropertyOptional({ maxLength: 360 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(360)
+  @OptionalText(360)
   email?: string;
 
-  @ApiPropertyOptional({ maxLength: 256 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   email_subject?: string;
 
-  @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(2048)
+  @OptionalText(2048)
   email_body?: string;
 
-  @ApiPropertyOptional({ maxLength: 32 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(32)
+  @OptionalText(32)
   whatsapp?: string;
 
-  @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(2048)
+  @OptionalText(2048)
   whatsapp_body?: string;
 
-  @ApiPropertyOptional({ maxLength: 32 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(32)
+  @OptionalText(32)
   facetime?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(128)
+  @OptionalText(128)
   event?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(128)
+  @OptionalText(128)
   event_location?: string;
 
-  @ApiPropertyOptional({ maxLength: 1024 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(1024)
+  @OptionalText(1024)
   event_url?: string;
 
-  @ApiPropertyOptional({ maxLength: 256 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   event_note?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   event_timezone?: string;
 
-  @ApiPropertyOptional({ maxLength: 19 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(19)
+  @OptionalText(19)
   event_start_datetime?: string;
 
-  @ApiPropertyOptional({ maxLength: 19 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(19)
+  @OptionalText(19)
   event_end_datetime?: string;
 
-  @ApiPropertyOptional({ maxLength: 19 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(19)
+  @OptionalText(19)
   event_first_alert_datetime?: string;
 
-  @ApiPropertyOptional({ maxLength: 19 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(19)
+  @OptionalText(19)
   event_second_alert_datetime?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(128)
+  @OptionalText(128)
   crypto_address?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   vcard_first_name?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   vcard_last_name?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   vcard_company?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   vcard_job_title?: string;
 
-  @ApiPropertyOptional({ maxLength: 320 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(320)
+  @OptionalText(320)
   vcard_email?: string;
 
-  @ApiPropertyOptional({ maxLength: 1024 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(1024)
+  @OptionalText(1024)
   vcard_url?: string;
 
-  @ApiPropertyOptional({ maxLength: 16 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(16)
+  @OptionalText(16)
   vcard_birthday?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(128)
+  @OptionalText(128)
   vcard_street?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   vcard_city?: string;
 
-  @ApiPropertyOptional({ maxLength: 32 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(32)
+  @OptionalText(32)
   vcard_zip?: string;
 
-  @ApiPropertyOptional({ maxLength: 32 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(32)
+  @OptionalText(32)
   vcard_region?: string;
 
-  @ApiPropertyOptional({ maxLength: 32 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(32)
+  @OptionalText(32)
   vcard_country?: string;
 
-  @ApiPropertyOptional({ maxLength: 256 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   vcard_note?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(128)
+  @OptionalText(128)
   wifi_ssid?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(128)
+  @OptionalText(128)
   wifi_password?: string;
 
-  @ApiPropertyOptional({ maxLength: 320 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(320)
+  @OptionalText(320)
   paypal_email?: string;
 
-  @ApiPropertyOptional({ maxLength: 256 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   paypal_title?: string;
 
-  @ApiPropertyOptional({ maxLength: 3 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(3)
+  @OptionalText(3)
   paypal_currency?: string;
 
-  @ApiPropertyOptional({ maxLength: 1024 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(1024)
+  @OptionalText(1024)
   paypal_thank_you_url?: string;
 
-  @ApiPropertyOptional({ maxLength: 1024 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(1024)
+  @OptionalText(1024)
   paypal_cancel_url?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   upi_payee_id?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(128)
+  @OptionalText(128)
   upi_payee_name?: string;
 
-  @ApiPropertyOptional({ maxLength: 3 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(3)
+  @OptionalText(3)
   upi_currency?: string;
 
-  @ApiPropertyOptional({ maxLength: 35 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(35)
+  @OptionalText(35)
   upi_transaction_id?: string;
 
-  @ApiPropertyOptional({ maxLength: 80 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(80)
+  @OptionalText(80)
   upi_transaction_note?: string;
 
-  @ApiPropertyOptional({ maxLength: 35 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(35)
+  @OptionalText(35)
   upi_transaction_reference?: string;
 
-  @ApiPropertyOptional({ maxLength: 256 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   upi_thank_you_url?: string;
 
-  @ApiPropertyOptional({ maxLength: 34 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(34)
+  @OptionalText(34)
   epc_iban?: string;
 
-  @ApiPropertyOptional({ maxLength: 70 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(70)
+  @OptionalText(70)
   epc_payee_name?: string;
 
-  @ApiPropertyOptional({ maxLength: 3 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(3)
+  @OptionalText(3)
   epc_currency?: string;
 
-  @ApiPropertyOptional({ maxLength: 11 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(11)
+  @OptionalText(11)
   epc_bic?: string;
 
-  @ApiPropertyOptional({ maxLength: 35 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(35)
+  @OptionalText(35)
   epc_remittance_reference?: string;
 
-  @ApiPropertyOptional({ maxLength: 140 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(140)
+  @OptionalText(140)
   epc_remittance_text?: string;
 
-  @ApiPropertyOptional({ maxLength: 70 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(70)
+  @OptionalText(70)
   information?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(64)
+  @OptionalText(64)
   pix_payee_key?: string;
 
-  @ApiPropertyOptional({ maxLength: 99 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(99)
+  @OptionalText(99)
   pix_payee_name?: string;
 
-  @ApiPropertyOptional({ maxLength: 3 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(3)
+  @OptionalText(3)
   pix_currency?: string;
 
-  @ApiPropertyOptional({ maxLength: 99 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(99)
+  @OptionalText(99)
   pix_city?: string;
 
-  @ApiPropertyOptional({ maxLength: 99 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(99)
+  @OptionalText(99)
   pix_transaction_id?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @Trim()
-  @IsString()
-  @MaxLength(128)
+  @OptionalText(128)
   pix_description?: string;
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20 })
-  @IsOptional()
-  @Transform(toArray)
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @MaxLength(32, { each: true })
+  @OptionalTextList(20, 32)
   vcard_phone_number_label?: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20 })
-  @IsOptional()
-  @Transform(toArray)
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @MaxLength(32, { each: true })
+  @OptionalTextList(20, 32)
   vcard_phone_number_value?: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20 })
-  @IsOptional()
-  @Transform(toArray)
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @MaxLength(64, { each: true })
+  @OptionalTextList(20, 64)
   vcard_social_label?: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20 })
-  @IsOptional()
-  @Transform(toArray)
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @MaxLength(1024, { each: true })
+  @OptionalTextList(20, 1024)
   vcard_social_value?: string[];
 
   @ApiPropertyOptional({
