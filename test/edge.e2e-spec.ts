@@ -7,6 +7,7 @@ import {
   TestDatabase,
   TestUser,
 } from '@app/testing';
+import { EdgeService } from '../apps/api/src/links/edge/edge.service';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
 const CHROME =
@@ -381,6 +382,20 @@ describe('Visitor edge', () => {
     expect(normalised[0].visitor_hash).not.toBe(normalised[1].visitor_hash);
     expect(JSON.stringify(rows)).not.toContain('81.2.69.160');
     expect(await clicksOf(id)).toBe(3);
+  });
+
+  it('answers 503 instead of crashing when the edge itself fails, and keeps serving', async () => {
+    const edge = t.app.get(EdgeService);
+    const spy = jest.spyOn(edge, 'handle').mockImplementationOnce(() => {
+      throw new Error('edge fault for the test');
+    });
+    const failed = await visit('/edge-anything');
+    expect([failed.status, failed.text]).toEqual([
+      503,
+      'Temporarily unavailable, try again in a moment.\n',
+    ]);
+    spy.mockRestore();
+    expect((await t.http.get('/health')).status).toBe(200);
   });
 
   it('routes custom domains by Host: links, index, not-found URL, and disabled domains', async () => {

@@ -44,7 +44,15 @@ export class EdgeModule implements OnApplicationBootstrap {
     const [next] = listeners;
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      if (!this.edge.handle(req, res)) {
+      let claimed: boolean;
+      try {
+        claimed = this.edge.handle(req, res);
+      } catch (error) {
+        // A fault in the edge must not take the process down with it.
+        this.edge.fail(res, error);
+        return;
+      }
+      if (!claimed) {
         next(req, res);
       }
     });

@@ -375,7 +375,8 @@ export class EdgeService {
     page(res, 404, notFoundPage(), head);
   }
 
-  private fail(res: ServerResponse, error: unknown): void {
+  /** Answers 503 (or drops the connection once headers are out) and logs the fault. */
+  fail(res: ServerResponse, error: unknown): void {
     this.logger.error(
       `Visitor request failed: ${error instanceof Error ? error.stack : String(error)}`,
     );
