@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { isReadable } from '../readability';
 import { prepareRasterImages } from './images';
+export { clearRenderCaches } from './cache';
 import { layout } from './layout';
 import { Ecc, RenderOptions } from './options';
 import { rasterize } from './raster';
