@@ -36,8 +36,14 @@ class Canvas {
   constructor(
     readonly width: number,
     readonly height: number,
+    target?: Uint8Array,
   ) {
-    this.data = new Uint8Array(width * height * 4);
+    if (target && target.length === width * height * 4) {
+      target.fill(0);
+      this.data = target;
+    } else {
+      this.data = new Uint8Array(width * height * 4);
+    }
   }
 
   /** Source-over blend of one pixel. */
@@ -229,6 +235,8 @@ export async function rasterize(
   scene: Scene,
   options: RenderOptions,
   pending: Promise<RasterImages>,
+  /** A buffer of the right size to draw into instead of a new one (cleared first). */
+  target?: Uint8Array,
 ): Promise<RgbaImage> {
   // libvips decodes and sizes the images on its own threads while the modules are drawn here.
   let images: RasterImages = { logo: null, background: null, foreground: null, text: null };
@@ -236,7 +244,7 @@ export async function rasterize(
   if (needed) {
     images = await pending;
   }
-  const canvas = new Canvas(scene.width, scene.height);
+  const canvas = new Canvas(scene.width, scene.height, target);
   const frame = options.frame;
   if (scene.frame && frame) {
     // The hole of the frame is exactly the background shape, drawn next over it.
