@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse, type Font, type Glyph } from 'opentype.js';
+import { lru } from './cache';
 import { FrameFont } from './options';
 
 /**
@@ -44,8 +45,25 @@ function glyphRun(f: Font, text: string, size: number): { glyphs: Glyph[]; advan
   return { glyphs, advances };
 }
 
+const paths = lru<string>(64);
+
 /** SVG path data of one line of text centred in the box, shrunk to fit its width. */
 export function textPath(
+  text: string,
+  font: FrameFont,
+  fontSize: number,
+  box: { x: number; y: number; w: number; h: number },
+): string {
+  const key = JSON.stringify([text, font, fontSize, box.x, box.y, box.w, box.h]);
+  let d = paths.get(key);
+  if (d === undefined) {
+    d = outline(text, font, fontSize, box);
+    paths.set(key, d);
+  }
+  return d;
+}
+
+function outline(
   text: string,
   font: FrameFont,
   fontSize: number,

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { digest, lru } from './cache';
 import { Scene } from './layout';
 import { RenderOptions, RgbaImage } from './options';
 import { RasterImages } from './raster';
@@ -21,6 +22,27 @@ async function toRgba(
   return { width: info.width, height: info.height, data };
 }
 
+/**
+ * Decoded and sized logos and frame texts, which do not depend on the content: the same few recur
+ * across renders. The pixels are shared, so nothing may write into them (the canvas only reads).
+ */
+const sized = lru<Promise<RgbaImage>>(32);
+
+function cached(key: string, make: () => Promise<RgbaImage>): Promise<RgbaImage> {
+  let p = sized.get(key);
+  if (!p) {
+    p = make();
+    sized.set(key, p);
+    // A failed decode is not remembered.
+    p.catch(() => {
+      if (sized.get(key) === p) {
+        sized.delete(key);
+      }
+    });
+  }
+  return p;
+}
+
 /** The frame text, drawn by librsvg from its outlines into a box-sized RGBA image. */
 function textImage(scene: Scene, options: RenderOptions): Promise<RgbaImage> | null {
   const frame = options.frame;
@@ -31,7 +53,7 @@ function textImage(scene: Scene, options: RenderOptions): Promise<RgbaImage> | n
   const width = Math.round(w);
   const height = Math.round(h);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><path transform="translate(${-x} ${-y})" fill="${frame.textColor}" d="${scene.frame.textPath}"/></svg>`;
-  return toRgba(Buffer.from(svg), width, height, 'fill');
+  return cached(`text ${svg}`, () => toRgba(Buffer.from(svg), width, height, 'fill'));
 }
 
 /** Decodes and sizes every image of a render, in parallel (libvips runs them on its own threads). */
@@ -41,7 +63,7 @@ export async function prepareRasterImages(
 ): Promise<RasterImages> {
   const [logo, background, foreground, text] = await Promise.all([
     options.logo && scene.logoBox
-      ? toRgba(options.logo.image, scene.logoBox.w, scene.logoBox.h, 'contain')
+      ? logoImage(options.logo.image, scene.logoBox.w, scene.logoBox.h)
       : null,
     options.backgroundImage
       ? toRgba(options.backgroundImage.image, scene.codeBox.w, scene.codeBox.h, 'fill')
@@ -52,4 +74,8 @@ export async function prepareRasterImages(
     textImage(scene, options),
   ]);
   return { logo, background, foreground, text };
+}
+
+function logoImage(image: Buffer, w: number, h: number): Promise<RgbaImage> {
+  return cached(`logo ${digest(image)} ${w} ${h}`, () => toRgba(image, w, h, 'contain'));
 }

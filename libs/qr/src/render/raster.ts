@@ -1,7 +1,7 @@
 import { foregroundAt, parseHex, Rgb } from './color';
 import { Box, Scene } from './layout';
 import { RenderOptions, RgbaImage } from './options';
-import { bounds, contains, Prim, rectSpan, Shape } from './shapes';
+import { bounds, contains, Prim, rectSpanInto, Shape } from './shapes';
 
 /** Images decoded to RGBA at the size of their box (see prepareRasterImages). */
 export interface RasterImages {
@@ -36,8 +36,14 @@ class Canvas {
   constructor(
     readonly width: number,
     readonly height: number,
+    target?: Uint8Array,
   ) {
-    this.data = new Uint8Array(width * height * 4);
+    if (target && target.length === width * height * 4) {
+      target.fill(0);
+      this.data = target;
+    } else {
+      this.data = new Uint8Array(width * height * 4);
+    }
   }
 
   /** Source-over blend of one pixel. */
@@ -119,6 +125,7 @@ class Canvas {
     const ys = Math.max(0, Math.floor(y0));
     const ye = Math.min(this.height, Math.ceil(y1));
     const c: Rgb = [0, 0, 0];
+    const span: [number, number] = [0, 0];
     const solid = typeof paint !== 'function';
     if (solid) {
       c[0] = paint[0];
@@ -139,15 +146,29 @@ class Canvas {
         a = p.cx - w;
         b = p.cx + w;
       } else {
-        const span = rectSpan(p, cy);
-        if (!span) {
+        if (!rectSpanInto(p, cy, span)) {
           continue;
         }
-        [a, b] = span;
+        a = span[0];
+        b = span[1];
       }
       // Pixel centres x + 0.5 within [a, b].
       const xs = Math.max(0, Math.ceil(a - 0.5));
       const xe = Math.min(this.width - 1, Math.floor(b - 0.5));
+      if (alpha >= 1) {
+        // Opaque: the colour replaces the pixel, as blend() would.
+        const d = this.data;
+        for (let x = xs, i = (y * this.width + xs) * 4; x <= xe; x++, i += 4) {
+          if (!solid) {
+            paint(x + 0.5, cy, c);
+          }
+          d[i] = c[0];
+          d[i + 1] = c[1];
+          d[i + 2] = c[2];
+          d[i + 3] = 255;
+        }
+        continue;
+      }
       for (let x = xs; x <= xe; x++) {
         if (!solid) {
           paint(x + 0.5, cy, c);
@@ -162,6 +183,7 @@ class Canvas {
     const ys = Math.max(0, Math.floor(p.y));
     const ye = Math.min(this.height, Math.ceil(p.y + p.h));
     const row = new Uint8Array(this.width * 4);
+    const span: [number, number] = [0, 0];
     for (let x = 0; x < this.width; x++) {
       row[x * 4] = color[0];
       row[x * 4 + 1] = color[1];
@@ -169,8 +191,7 @@ class Canvas {
       row[x * 4 + 3] = alpha;
     }
     for (let y = ys; y < ye; y++) {
-      const span = rectSpan(p, y + 0.5);
-      if (!span) {
+      if (!rectSpanInto(p, y + 0.5, span)) {
         continue;
       }
       const xs = Math.max(0, Math.ceil(span[0] - 0.5));
@@ -214,6 +235,8 @@ export async function rasterize(
   scene: Scene,
   options: RenderOptions,
   pending: Promise<RasterImages>,
+  /** A buffer of the right size to draw into instead of a new one (cleared first). */
+  target?: Uint8Array,
 ): Promise<RgbaImage> {
   // libvips decodes and sizes the images on its own threads while the modules are drawn here.
   let images: RasterImages = { logo: null, background: null, foreground: null, text: null };
@@ -221,7 +244,7 @@ export async function rasterize(
   if (needed) {
     images = await pending;
   }
-  const canvas = new Canvas(scene.width, scene.height);
+  const canvas = new Canvas(scene.width, scene.height, target);
   const frame = options.frame;
   if (scene.frame && frame) {
     // The hole of the frame is exactly the background shape, drawn next over it.

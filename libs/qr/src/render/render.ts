@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { isReadable } from '../readability';
 import { prepareRasterImages } from './images';
+export { clearRenderCaches } from './cache';
 import { layout } from './layout';
 import { Ecc, RenderOptions } from './options';
 import { rasterize } from './raster';
@@ -17,9 +18,15 @@ export interface RenderedQr {
   height: number;
 }
 
+/** Canvas buffers of finished renders, reused by the next renders (no pixels leave renderQr). */
+const spare: Uint8Array[] = [];
+
 export async function renderQr(options: RenderOptions): Promise<RenderedQr> {
   const scene = layout(options);
-  const pixels = await rasterize(scene, options, prepareRasterImages(scene, options));
+  const bytes = scene.width * scene.height * 4;
+  const i = spare.findIndex((b) => b.length === bytes);
+  const target = i >= 0 ? spare.splice(i, 1)[0] : undefined;
+  const pixels = await rasterize(scene, options, prepareRasterImages(scene, options), target);
   // libvips encodes the PNG on its own thread while this one decodes and writes the SVG. Level 6:
   // level 3 saves CPU but nearly doubles the size of flat images like these.
   const png = sharp(pixels.data, {
@@ -33,9 +40,15 @@ export async function renderQr(options: RenderOptions): Promise<RenderedQr> {
     background: options.backgroundImage?.image ?? null,
     foreground: options.foregroundImage?.image ?? null,
   });
+  const encoded = await png;
+  // libvips and both decoders are done with the pixels.
+  spare.push(pixels.data);
+  if (spare.length > 2) {
+    spare.shift();
+  }
   return {
     svg,
-    png: await png,
+    png: encoded,
     isReadable: readable,
     ecc: scene.ecc,
     width: scene.width,

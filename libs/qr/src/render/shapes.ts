@@ -206,14 +206,27 @@ export function bounds(p: Prim): [number, number, number, number] {
 
 /** The horizontal extent [x0, x1] of a rectangle at height y, or null outside it. */
 export function rectSpan(p: Extract<Prim, { kind: 'rect' }>, y: number): [number, number] | null {
+  const out: [number, number] = [0, 0];
+  return rectSpanInto(p, y, out) ? out : null;
+}
+
+/** rectSpan without allocating: writes the span into `out`, or returns false for none. */
+export function rectSpanInto(
+  p: Extract<Prim, { kind: 'rect' }>,
+  y: number,
+  out: [number, number],
+): boolean {
   if (y < p.y || y > p.y + p.h) {
-    return null;
+    return false;
   }
   const top = y < p.y + p.h / 2;
-  const inset = (r: number): number => {
-    const d = top ? p.y + r - y : y - (p.y + p.h - r);
-    return d > 0 ? r - Math.sqrt(Math.max(0, r * r - d * d)) : 0;
-  };
-  const [tl, tr, br, bl] = p.r;
-  return [p.x + inset(top ? tl : bl), p.x + p.w - inset(top ? tr : br)];
+  const r = p.r;
+  out[0] = p.x + inset(p, y, top, top ? r[0] : r[3]);
+  out[1] = p.x + p.w - inset(p, y, top, top ? r[1] : r[2]);
+  return true;
+}
+
+function inset(p: Extract<Prim, { kind: 'rect' }>, y: number, top: boolean, r: number): number {
+  const d = top ? p.y + r - y : y - (p.y + p.h - r);
+  return d > 0 ? r - Math.sqrt(Math.max(0, r * r - d * d)) : 0;
 }
