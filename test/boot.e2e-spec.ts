@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { ChildProcess, spawn } from 'node:child_process';
+import { AddressInfo, createServer } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,11 +31,23 @@ function start(env: Record<string, string>): Started {
   return { child, output: () => output, exited };
 }
 
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
+/** A port nobody listens on now (a random one could be taken by another suite's socket). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check: () => boolean, ms: number, output?: () => string): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) {
-      throw new Error('timed out');
+      throw new Error(`timed out${output ? `; server output:\n${output()}` : ''}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -53,9 +66,9 @@ describe('Starting the built server', () => {
   it('migrates, prints the URL and the first admin key once, serves, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-boot-'));
     dirs.push(dataDir);
-    const port = String(40000 + Math.floor(Math.random() * 20000));
+    const port = String(await freePort());
     const server = start({ PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir });
-    await waitFor(() => server.output().includes('Linkdock is listening'), 20000);
+    await waitFor(() => server.output().includes('Linkdock is listening'), 20000, server.output);
 
     const key = /\b(ld_[A-Za-z0-9_-]{43})\b/.exec(server.output())?.[1];
     expect(server.output()).toContain(`Linkdock is listening on http://localhost:${port}`);
@@ -77,7 +90,7 @@ describe('Starting the built server', () => {
 
     // A second start on the same data prints no key: the admin exists already.
     const again = start({ PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir });
-    await waitFor(() => again.output().includes('Linkdock is listening'), 20000);
+    await waitFor(() => again.output().includes('Linkdock is listening'), 20000, again.output);
     expect(again.output()).not.toMatch(/ld_[A-Za-z0-9_-]{43}/);
     again.child.kill('SIGTERM');
     await again.exited;
@@ -86,9 +99,9 @@ describe('Starting the built server', () => {
   it('writes every counted visit before it exits on SIGTERM, with requests still arriving', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-boot-'));
     dirs.push(dataDir);
-    const port = String(40000 + Math.floor(Math.random() * 20000));
+    const port = String(await freePort());
     const server = start({ PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
-    await waitFor(() => server.output().includes('Linkdock is listening'), 20000);
+    await waitFor(() => server.output().includes('Linkdock is listening'), 20000, server.output);
     const key = /\b(ld_[A-Za-z0-9_-]{43})\b/.exec(server.output())?.[1];
     const created = await fetch(`http://127.0.0.1:${port}/v1/links`, {
       method: 'POST',
