@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './events';
+export * from './html';
 export * from './http';
 export * from './list-query';
 export * from './swagger';

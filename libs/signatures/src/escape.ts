@@ -1,16 +1,4 @@
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** Escapes text for an HTML text node or a double-quoted attribute. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => HTML_ESCAPES[c]);
-}
+import { isHttpUrl } from '@app/common';
 
 /**
  * The URL if it is an absolute http(s) address, else null. Everything rendered as an href or src
@@ -21,12 +9,7 @@ export function safeHttpUrl(value: string): string | null {
   if (value === '') {
     return null;
   }
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
+  return isHttpUrl(value) ? new URL(value).href : null;
 }
 
 /** `tel:` target made of the digits (and a leading +) of a phone number. */

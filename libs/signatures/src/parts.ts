@@ -1,4 +1,5 @@
-import { escapeHtml, mailtoHref, safeHttpUrl, telHref } from './escape';
+import { escapeHtml } from '@app/common';
+import { mailtoHref, safeHttpUrl, telHref } from './escape';
 import { FONT_FAMILIES, SignatureSettings, SOCIAL_NETWORKS, SOCIAL_PROFILE_URL } from './settings';
 
 /** What every template works from: validated settings and the app's public base URL. */

@@ -1,4 +1,5 @@
-import { escapeHtml, mailtoHref, safeHttpUrl, telHref } from './escape';
+import { escapeHtml } from '@app/common';
+import { mailtoHref, safeHttpUrl, telHref } from './escape';
 import { renderPreviewPage, renderSignature } from './render';
 import { DEFAULT_SETTINGS, SIGNATURE_TEMPLATES, SignatureSettings, withDefaults } from './settings';
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape';
+import { escapeHtml } from '@app/common';
 import { RenderContext } from './parts';
 import { SignatureSettings, SignatureTemplate } from './settings';
 import { renderMars } from './templates/mars';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { escapeHtml } from '@app/signatures';
+import { escapeHtml } from '@app/common';
 import nodemailer from 'nodemailer';
 import { HandlerSettings, HandlerType } from '../handler-types';
 import { ChannelResult, NotificationMessage } from '../notification-message';

@@ -1,16 +1,6 @@
-/** The few HTML pages the visitor edge answers with. Every interpolated value is escaped. */
+import { escapeHtml } from '@app/common';
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
+/* The few HTML pages the visitor edge answers with. Every interpolated value is escaped. */
 
 /** Headers of every visitor page: no scripts at all, not framable, never cached. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
