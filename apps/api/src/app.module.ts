@@ -10,7 +10,7 @@ import {
   EnvelopeInterceptor,
   MultipartInterceptor,
 } from '@app/common';
-import { AppConfig, ConfigModule } from '@app/config';
+import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import type Redis from 'ioredis';
@@ -40,6 +40,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        SecretsModule,
         LoggerModule.forRoot(loggerModuleParams(httpLogger)),
         CommonModule,
         EventEmitterModule.forRoot(),

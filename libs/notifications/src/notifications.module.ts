@@ -1,5 +1,5 @@
-import { Logger, Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, resolveSecretsKey } from '@app/config';
+import { Module } from '@nestjs/common';
+import { SECRETS_KEY } from '@app/config';
 import { Channel, CHANNELS } from './channels/channel';
 import { ChatWebhookChannel } from './channels/chat-webhook.channel';
 import { EmailChannel } from './channels/email.channel';
@@ -33,19 +33,7 @@ const CHANNEL_CLASSES = [
       inject: CHANNEL_CLASSES,
       useFactory: (...channels: Channel[]) => channels,
     },
-    {
-      provide: SecretBox,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => {
-        const { key, created } = resolveSecretsKey(config);
-        if (created) {
-          new Logger('Secrets').warn(
-            `SECRETS_KEY is not set: generated a key into ${created} (mode 0600). Back it up with the database; set SECRETS_KEY to manage it yourself.`,
-          );
-        }
-        return new SecretBox(key);
-      },
-    },
+    { provide: SecretBox, inject: [SECRETS_KEY], useFactory: (key: Buffer) => new SecretBox(key) },
     HandlerSettingsCodec,
     Notifier,
   ],

@@ -1,7 +1,7 @@
 import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { APP_CONFIG, type AppConfig, deriveKey, resolveSecretsKey } from '@app/config';
+import { deriveKey, SECRETS_KEY } from '@app/config';
 import { EdgeCache } from './edge-cache.service';
 import { EDGE_SECRET } from './edge-secret';
 import { EdgeService } from './edge.service';
@@ -22,9 +22,8 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
     { provide: VisitorInfo, useFactory: () => new VisitorInfo() },
     {
       provide: EDGE_SECRET,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        deriveKey(resolveSecretsKey(config).key, 'edge cookies and visitor hashes'),
+      inject: [SECRETS_KEY],
+      useFactory: (key: Buffer) => deriveKey(key, 'edge cookies and visitor hashes'),
     },
   ],
   exports: [EdgeCache, VisitRecorder, VisitorInfo],
