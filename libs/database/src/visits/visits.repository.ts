@@ -61,7 +61,8 @@ function dbParam(
   return value;
 }
 
-function countByLink(visits: NewVisit[]): Map<number, number> {
+/** How many of the visits belong to each link. */
+export function countByLink(visits: readonly Pick<NewVisit, 'link_id'>[]): Map<number, number> {
   const counts = new Map<number, number>();
   for (const v of visits) {
     counts.set(v.link_id, (counts.get(v.link_id) ?? 0) + 1);

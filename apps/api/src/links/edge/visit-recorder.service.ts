@@ -9,7 +9,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
-import { NewVisit, VisitsRepository } from '@app/database';
+import { countByLink, NewVisit, VisitsRepository } from '@app/database';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
 import { EDGE_SECRET } from './edge-secret';
@@ -158,7 +158,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
       this.written += await this.visits.recordBatch(rows);
-      for (const [linkId, count] of countByLink(batch)) {
+      for (const [linkId, count] of countByLink(rows)) {
         this.release(linkId, count);
       }
       return true;
@@ -265,14 +265,6 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function countByLink(batch: RawVisit[]): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (const v of batch) {
-    counts.set(v.linkId, (counts.get(v.linkId) ?? 0) + 1);
-  }
-  return counts;
 }
 
 function parseReferrer(referer: string | undefined): { host: string | null; path: string | null } {
