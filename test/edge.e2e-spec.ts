@@ -1,8 +1,8 @@
-import { DomainsRepository } from '@app/database';
 import {
   createTestApp,
   createTestDatabase,
   currentTestDb,
+  insertDomain,
   TestApp,
   TestDatabase,
   TestUser,
@@ -70,22 +70,6 @@ describe('Visitor edge', () => {
   async function clicksOf(linkId: number): Promise<number> {
     const res = await t.http.get(`/v1/links/${linkId}`).set('Authorization', owner.auth);
     return (res.body as { data: { clicks: number } }).data.clicks;
-  }
-
-  async function addDomain(host: string, extra: Record<string, unknown> = {}): Promise<number> {
-    return t.app.get(DomainsRepository).insert({
-      user_id: owner.id,
-      scheme: 'https://',
-      host,
-      custom_index_url: '',
-      custom_not_found_url: '',
-      is_enabled: true,
-      verification_token: 'token',
-      verified_datetime: new Date(),
-      datetime: new Date(),
-      last_datetime: null,
-      ...extra,
-    });
   }
 
   it('redirects with the link status code, UTM values and a cache header, and counts the visit', async () => {
@@ -399,7 +383,7 @@ describe('Visitor edge', () => {
   });
 
   it('routes custom domains by Host: links, index, not-found URL, and disabled domains', async () => {
-    const domainId = await addDomain('go.brand.example', {
+    const domainId = await insertDomain(t, owner.id, 'go.brand.example', {
       custom_index_url: 'https://brand.example/',
       custom_not_found_url: 'https://brand.example/missing',
     });
@@ -434,7 +418,10 @@ describe('Visitor edge', () => {
       'https://example.com/main',
     );
 
-    await addDomain('off.brand.example', { is_enabled: false, verified_datetime: null });
+    await insertDomain(t, owner.id, 'off.brand.example', {
+      is_enabled: false,
+      verified_datetime: null,
+    });
     const off = await visit('/edge-host').set('Host', 'off.brand.example');
     expect(off.status).toBe(404);
   });

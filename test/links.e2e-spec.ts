@@ -1,6 +1,5 @@
 import { LINK_CHANGED } from '@app/common';
-import { DomainsRepository } from '@app/database';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { createTestApp, insertDomain, TestApp, TestUser } from '@app/testing';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -58,21 +57,6 @@ describe('Links API', () => {
 
   async function get(id: number, user = owner) {
     return t.http.get(`/v1/links/${id}`).set('Authorization', user.auth);
-  }
-
-  async function insertDomain(userId: number, host: string, enabled = true): Promise<number> {
-    return t.app.get(DomainsRepository).insert({
-      user_id: userId,
-      scheme: 'https://',
-      host,
-      custom_index_url: '',
-      custom_not_found_url: '',
-      is_enabled: enabled,
-      verification_token: 'token',
-      verified_datetime: enabled ? new Date() : null,
-      datetime: new Date(),
-      last_datetime: null,
-    });
   }
 
   it('creates a link from multipart with defaults and reads back the whole object', async () => {
@@ -272,7 +256,7 @@ describe('Links API', () => {
         },
       ],
     });
-    await insertDomain(stranger.id, 'go.loop.example');
+    await insertDomain(t, stranger.id, 'go.loop.example');
     const viaDomain = await create({ location_url: 'https://go.loop.example/x' });
     expect(viaDomain.status).toBe(400);
   });
@@ -330,8 +314,8 @@ describe('Links API', () => {
   });
 
   it('allows the same alias on another domain, and only on domains of the caller', async () => {
-    const mine = await insertDomain(owner.id, 'go.mine.example');
-    const theirs = await insertDomain(stranger.id, 'go.theirs.example');
+    const mine = await insertDomain(t, owner.id, 'go.mine.example');
+    const theirs = await insertDomain(t, stranger.id, 'go.theirs.example');
     await createId({ location_url: 'https://example.com/', url: 'shared-alias' });
     const onDomain = await createId({
       location_url: 'https://example.com/',

@@ -2,3 +2,4 @@ export * from './app-error-entries';
 export * from './test-app';
 export * from './test-database';
 export * from './dns-server';
+export * from './fixtures';
