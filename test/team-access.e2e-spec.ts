@@ -89,6 +89,9 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ),
   'DELETE /v1/links/{id}': remove(async (fx, u) => del(`/v1/links/${await fx.link(u)}`)),
 
+  'GET /v1/statistics': read(() => Promise.resolve(get('/v1/statistics'))),
+  'GET /v1/statistics/{id}': read(async (fx, u) => get(`/v1/statistics/${await fx.link(u)}`)),
+
   'GET /v1/domains': read(() => Promise.resolve(get('/v1/domains'))),
   'POST /v1/domains': create(
     (fx) => Promise.resolve(post('/v1/domains', { host: fx.host() })),

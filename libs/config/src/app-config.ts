@@ -16,6 +16,8 @@ export interface AppConfig {
   adminEmail: string;
   /** Proxies (IP addresses or CIDR ranges) whose X-Forwarded-For is believed. */
   trustedProxies: string[];
+  /** Days raw visits are kept (the statistics roll-ups are kept forever); null = forever. */
+  visitsRetentionDays: number | null;
   /** Links kept in each process's edge cache. */
   linkCacheSize: number;
   /**

@@ -40,6 +40,7 @@ describe(loadConfig.name, () => {
       logLevel: 'info',
       adminEmail: 'admin@linkdock.local',
       trustedProxies: [],
+      visitsRetentionDays: null,
       linkCacheSize: 100_000,
       dnsServers: null,
       notifications: NOTIFICATIONS_DEFAULTS,
@@ -64,6 +65,7 @@ describe(loadConfig.name, () => {
         ADMIN_EMAIL: 'Root@Example.COM',
         TRUSTED_PROXIES: ' 10.0.0.1, 172.16.0.0/12 ,fd00::/8',
         LINK_CACHE_SIZE: '5000',
+        VISITS_RETENTION_DAYS: ' 400 ',
         DNS_SERVERS: ' 1.1.1.1, 127.0.0.1:5353 ',
       }),
     ).toEqual({
@@ -77,6 +79,7 @@ describe(loadConfig.name, () => {
       logLevel: 'debug',
       adminEmail: 'root@example.com',
       trustedProxies: ['10.0.0.1', '172.16.0.0/12', 'fd00::/8'],
+      visitsRetentionDays: 400,
       linkCacheSize: 5000,
       dnsServers: ['1.1.1.1', '127.0.0.1:5353'],
       notifications: NOTIFICATIONS_DEFAULTS,
@@ -121,6 +124,11 @@ describe(loadConfig.name, () => {
     ['PORT', '0', 'PORT must be a whole number from 1 to 65535 (got "0")'],
     ['PORT', '80.5', 'PORT must be a whole number from 1 to 65535 (got "80.5")'],
     ['API_RATE_LIMIT', '0', 'API_RATE_LIMIT must be a whole number from 1 to 1000000 (got "0")'],
+    [
+      'VISITS_RETENTION_DAYS',
+      '-1',
+      'VISITS_RETENTION_DAYS must be a whole number from 0 to 36500 (got "-1")',
+    ],
     [
       'APP_URL',
       'ftp://x',

@@ -57,6 +57,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems,
   );
 
+  const retention = parseInteger(
+    get('VISITS_RETENTION_DAYS'),
+    'VISITS_RETENTION_DAYS',
+    0,
+    0,
+    36_500,
+    problems,
+  );
+  const visitsRetentionDays = retention === 0 ? null : retention;
+
   const notifications = parseNotificationsConfig(get, problems);
 
   if (problems.length > 0) {
@@ -73,6 +83,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     adminEmail,
     trustedProxies,
+    visitsRetentionDays,
     linkCacheSize,
     dnsServers,
     notifications,

@@ -9,6 +9,11 @@ export function toDbDateTime(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
 
+/** The inverse of toDbDateTime: stored UTC text (with or without milliseconds) to a Date. */
+export function fromDbDateTime(value: string): Date {
+  return new Date(`${value.replace(' ', 'T')}Z`);
+}
+
 /** better-sqlite3 cannot bind booleans; SQLite stores them as 0/1. */
 export function toDbValue(
   dataSource: DataSource,

@@ -8,6 +8,12 @@ import { TeamEntity } from './teams/team.entity';
 import { QrCodeEntity } from './qr-codes/qr-code.entity';
 import { ApiKeyEntity } from './users/api-key.entity';
 import { UserEntity } from './users/user.entity';
+import {
+  LinkDimensionStatEntity,
+  LinkQuarterStatEntity,
+  UserDimensionStatEntity,
+  UserQuarterStatEntity,
+} from './statistics/stat.entities';
 import { VisitEntity } from './visits/visit.entity';
 
 /** Every entity, registered once for both dialects. */
@@ -18,6 +24,10 @@ export const ENTITIES = [
   DomainEntity,
   LinkEntity,
   VisitEntity,
+  LinkQuarterStatEntity,
+  UserQuarterStatEntity,
+  LinkDimensionStatEntity,
+  UserDimensionStatEntity,
   SignatureEntity,
   NotificationHandlerEntity,
   TeamEntity,

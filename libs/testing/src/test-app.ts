@@ -44,7 +44,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(options.db));
   const loaded = loadConfig({
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.LINKDOCK_TEST_LOG_LEVEL ?? 'silent',
     APP_URL: 'http://links.test',
     ...database.env,
     ...options.env,

@@ -1,2 +1,3 @@
 export * from './clock';
 export * from './datetime';
+export * from './time-zone';

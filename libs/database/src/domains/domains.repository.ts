@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { subtractLinksFromUser } from '../statistics/rollup-writer';
 import { LinkEntity } from '../links/link.entity';
 import { OwnedRepository } from '../owned.repository';
 import { DomainEntity } from './domain.entity';
@@ -20,13 +21,25 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
     return this.repo.findBy({ host });
   }
 
-  /** Deletes the domain and its links in one transaction (their visits cascade with them). */
+  /**
+   * Deletes the domain and its links in one transaction (their visits and statistics cascade with
+   * them; their share of the account-wide statistics is subtracted).
+   */
   override async deleteOwned(ownerId: number, id: number): Promise<boolean> {
     return this.repo.manager.transaction(async (em) => {
       const domain = await em.findOneBy(DomainEntity, { id, user_id: ownerId });
       if (!domain) {
         return false;
       }
+      const links = await em.find(LinkEntity, {
+        where: { domain_id: id, user_id: ownerId },
+        select: { id: true },
+      });
+      await subtractLinksFromUser(
+        em,
+        ownerId,
+        links.map((l) => l.id),
+      );
       await em.delete(LinkEntity, { domain_id: id, user_id: ownerId });
       await em.delete(DomainEntity, { id, user_id: ownerId });
       return true;

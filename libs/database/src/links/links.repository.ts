@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { OwnedRepository } from '../owned.repository';
+import { subtractLinksFromUser } from '../statistics/rollup-writer';
 import { LinkEntity } from './link.entity';
 
 /** The columns an API update may write: never `clicks`, which only the visit recorder changes. */
@@ -25,6 +26,25 @@ export type LinkChanges = Partial<
 export class LinksRepository extends OwnedRepository<LinkEntity> {
   constructor(@InjectRepository(LinkEntity) repo: Repository<LinkEntity>) {
     super(repo);
+  }
+
+  /**
+   * Deletes the link with its visits and statistics (they cascade), and takes its statistics out of
+   * the account-wide totals, in one transaction.
+   */
+  override async deleteOwned(ownerId: number, id: number): Promise<boolean> {
+    return this.repo.manager.transaction(async (em) => {
+      const link = await em.findOne(LinkEntity, {
+        where: { id, user_id: ownerId },
+        select: { id: true },
+      });
+      if (!link) {
+        return false;
+      }
+      await subtractLinksFromUser(em, ownerId, [id]);
+      await em.delete(LinkEntity, { id, user_id: ownerId });
+      return true;
+    });
   }
 
   /** The link answering `alias` on a domain (0 = main), whoever owns it: the visitor edge's lookup. */

@@ -1,0 +1,187 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { EntityManager } from 'typeorm';
+import type { DimensionRow, QuarterRow, Rollups } from './rollups';
+
+/* Adds roll-up rows to the tables, inside the caller's transaction: an upsert per row. */
+
+interface Table {
+  name: string;
+  scope: 'link_id' | 'user_id';
+}
+
+const QUARTER_TABLES = {
+  link: { name: 'stats_link_quarters', scope: 'link_id' },
+  user: { name: 'stats_user_quarters', scope: 'user_id' },
+} as const satisfies Record<string, Table>;
+
+const DIMENSION_TABLES = {
+  link: { name: 'stats_link_dimensions', scope: 'link_id' },
+  user: { name: 'stats_user_dimensions', scope: 'user_id' },
+} as const satisfies Record<string, Table>;
+
+const DIMENSION_KEY = ['dimension', 'day', 'value1', 'value2', 'value3'];
+
+function quarterUpsert(table: Table, values: string): string {
+  return `INSERT INTO "${table.name}" ("${table.scope}", "bucket", "pageviews", "visitors") ${values}
+    ON CONFLICT ("${table.scope}", "bucket") DO UPDATE SET
+      "pageviews" = "${table.name}"."pageviews" + excluded."pageviews",
+      "visitors" = "${table.name}"."visitors" + excluded."visitors"`;
+}
+
+function dimensionUpsert(table: Table, values: string): string {
+  const key = [table.scope, ...DIMENSION_KEY].map((c) => `"${c}"`).join(', ');
+  return `INSERT INTO "${table.name}" (${key}, "pageviews") ${values}
+    ON CONFLICT (${key}) DO UPDATE SET
+      "pageviews" = "${table.name}"."pageviews" + excluded."pageviews"`;
+}
+
+export interface SqliteRollupWriter {
+  write(rollups: Rollups): void;
+}
+
+/** Prepared statements on the better-sqlite3 connection; call `write` inside its transaction. */
+export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWriter {
+  const quarters = {
+    link: db.prepare(quarterUpsert(QUARTER_TABLES.link, 'VALUES (?, ?, ?, ?)')),
+    user: db.prepare(quarterUpsert(QUARTER_TABLES.user, 'VALUES (?, ?, ?, ?)')),
+  };
+  const dimensions = {
+    link: db.prepare(dimensionUpsert(DIMENSION_TABLES.link, 'VALUES (?, ?, ?, ?, ?, ?, ?)')),
+    user: db.prepare(dimensionUpsert(DIMENSION_TABLES.user, 'VALUES (?, ?, ?, ?, ?, ?, ?)')),
+  };
+  const quarterRun = (statement: BetterSqlite3.Statement, rows: QuarterRow[]): void => {
+    for (const r of rows) {
+      statement.run(r.scope, r.bucket, r.pageviews, r.visitors);
+    }
+  };
+  const dimensionRun = (statement: BetterSqlite3.Statement, rows: DimensionRow[]): void => {
+    for (const r of rows) {
+      statement.run(r.scope, r.dimension, r.day, r.value1, r.value2, r.value3, r.pageviews);
+    }
+  };
+  return {
+    write(rollups) {
+      quarterRun(quarters.link, rollups.linkQuarters);
+      quarterRun(quarters.user, rollups.userQuarters);
+      dimensionRun(dimensions.link, rollups.linkDimensions);
+      dimensionRun(dimensions.user, rollups.userDimensions);
+    },
+  };
+}
+
+const UNNEST_QUARTERS = 'SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[])';
+const UNNEST_DIMENSIONS =
+  'SELECT * FROM unnest($1::int[], $2::varchar[], $3::int[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[])';
+
+/** One INSERT … SELECT FROM unnest() … ON CONFLICT per table, inside the caller's transaction. */
+export async function writeRollupsPostgres(em: EntityManager, rollups: Rollups): Promise<void> {
+  const quarters = async (table: Table, rows: QuarterRow[]): Promise<void> => {
+    if (rows.length > 0) {
+      await em.query(quarterUpsert(table, UNNEST_QUARTERS), [
+        rows.map((r) => r.scope),
+        rows.map((r) => r.bucket),
+        rows.map((r) => r.pageviews),
+        rows.map((r) => r.visitors),
+      ]);
+    }
+  };
+  const dimensions = async (table: Table, rows: DimensionRow[]): Promise<void> => {
+    if (rows.length > 0) {
+      await em.query(dimensionUpsert(table, UNNEST_DIMENSIONS), [
+        rows.map((r) => r.scope),
+        rows.map((r) => r.dimension),
+        rows.map((r) => r.day),
+        rows.map((r) => r.value1),
+        rows.map((r) => r.value2),
+        rows.map((r) => r.value3),
+        rows.map((r) => r.pageviews),
+      ]);
+    }
+  };
+  await quarters(QUARTER_TABLES.link, rollups.linkQuarters);
+  await quarters(QUARTER_TABLES.user, rollups.userQuarters);
+  await dimensions(DIMENSION_TABLES.link, rollups.linkDimensions);
+  await dimensions(DIMENSION_TABLES.user, rollups.userDimensions);
+}
+
+/** Writes roll-ups through any query function, one row per statement: for the one-off backfill. */
+export async function writeRollupsSlowly(
+  query: (sql: string, parameters: unknown[]) => Promise<unknown>,
+  postgres: boolean,
+  rollups: Rollups,
+): Promise<void> {
+  const values = (n: number): string =>
+    `VALUES (${Array.from({ length: n }, (_, i) => (postgres ? `$${i + 1}` : '?')).join(', ')})`;
+  for (const [table, rows] of [
+    [QUARTER_TABLES.link, rollups.linkQuarters],
+    [QUARTER_TABLES.user, rollups.userQuarters],
+  ] as const) {
+    for (const r of rows) {
+      await query(quarterUpsert(table, values(4)), [r.scope, r.bucket, r.pageviews, r.visitors]);
+    }
+  }
+  for (const [table, rows] of [
+    [DIMENSION_TABLES.link, rollups.linkDimensions],
+    [DIMENSION_TABLES.user, rollups.userDimensions],
+  ] as const) {
+    for (const r of rows) {
+      await query(dimensionUpsert(table, values(7)), [
+        r.scope,
+        r.dimension,
+        r.day,
+        r.value1,
+        r.value2,
+        r.value3,
+        r.pageviews,
+      ]);
+    }
+  }
+}
+
+/**
+ * Takes links' statistics out of their user's account-wide rows, before the links are deleted, in
+ * the caller's transaction. Driven by the links' own rows, so it costs what those links have.
+ * Rows can be left at zero; readers skip them.
+ */
+export async function subtractLinksFromUser(
+  em: EntityManager,
+  userId: number,
+  linkIds: readonly number[],
+): Promise<void> {
+  for (let i = 0; i < linkIds.length; i += SUBTRACT_CHUNK) {
+    await subtractChunk(em, userId, linkIds.slice(i, i + SUBTRACT_CHUNK));
+  }
+}
+
+/** Links per statement, well under both drivers' parameter limits. */
+const SUBTRACT_CHUNK = 500;
+
+async function subtractChunk(
+  em: EntityManager,
+  userId: number,
+  linkIds: readonly number[],
+): Promise<void> {
+  const postgres = em.connection.options.type === 'postgres';
+  const links = linkIds.map((_, i) => (postgres ? `$${i + 1}` : '?')).join(', ');
+  const user = postgres ? `$${linkIds.length + 1}` : '?';
+  const parameters = [...linkIds, userId];
+  await em.query(
+    `UPDATE "stats_user_quarters" SET
+      "pageviews" = "stats_user_quarters"."pageviews" - q."pageviews",
+      "visitors" = "stats_user_quarters"."visitors" - q."visitors"
+    FROM (SELECT "bucket", SUM("pageviews") AS "pageviews", SUM("visitors") AS "visitors"
+      FROM "stats_link_quarters" WHERE "link_id" IN (${links}) GROUP BY "bucket") q
+    WHERE "stats_user_quarters"."user_id" = ${user} AND "stats_user_quarters"."bucket" = q."bucket"`,
+    parameters,
+  );
+  const key = DIMENSION_KEY.map((c) => `"${c}"`).join(', ');
+  const match = DIMENSION_KEY.map((c) => `"stats_user_dimensions"."${c}" = d."${c}"`).join(' AND ');
+  await em.query(
+    `UPDATE "stats_user_dimensions" SET
+      "pageviews" = "stats_user_dimensions"."pageviews" - d."pageviews"
+    FROM (SELECT ${key}, SUM("pageviews") AS "pageviews"
+      FROM "stats_link_dimensions" WHERE "link_id" IN (${links}) GROUP BY ${key}) d
+    WHERE "stats_user_dimensions"."user_id" = ${user} AND ${match}`,
+    parameters,
+  );
+}

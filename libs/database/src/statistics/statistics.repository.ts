@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Dimension } from './rollups';
+
+/** Whose statistics: an account as a whole, or some of its links (one, or a project's). */
+export type StatsScope =
+  | { kind: 'user'; userId: number }
+  | { kind: 'links'; userId: number; linkId: number | null; projectId: number | null };
+
+/** A stretch of quarter buckets [start, end) with one offset from UTC, in quarters. */
+export interface QuarterRange {
+  startBucket: number;
+  endBucket: number;
+  offsetQuarters: number;
+}
+
+export interface Totals {
+  pageviews: number;
+  visitors: number;
+}
+
+export interface DimensionTotal {
+  value1: string;
+  value2: string;
+  value3: string;
+  pageviews: number;
+}
+
+export interface DimensionFilter {
+  dimension: Dimension;
+  firstDay: number;
+  lastDay: number;
+  /** Exact values of the outer levels (referrer host, country, UTM source and medium). */
+  value1?: string;
+  value2?: string;
+}
+
+/** One SQL statement and its parameters, in the dialect of the data source. */
+export interface BuiltQuery {
+  sql: string;
+  parameters: unknown[];
+}
+
+class Sql {
+  readonly parameters: unknown[] = [];
+  constructor(private readonly postgres: boolean) {}
+
+  /** A placeholder bound to the value. */
+  p(value: unknown): string {
+    this.parameters.push(value);
+    return this.postgres ? `$${this.parameters.length}` : '?';
+  }
+}
+
+function integer(value: number): string {
+  if (!Number.isSafeInteger(value)) {
+    throw new Error(`Not an integer: ${value}`);
+  }
+  return String(value);
+}
+
+/**
+ * Reads the statistics roll-ups (see stat.entities.ts); never the raw visits. Every query is a
+ * range scan of one table's primary key: (user_id | link_id, bucket) for the time series, and
+ * (user_id | link_id, dimension, day, values) for the breakdowns.
+ */
+@Injectable()
+export class StatisticsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private get postgres(): boolean {
+    return this.dataSource.options.type === 'postgres';
+  }
+
+  private scope(sql: Sql, scope: StatsScope): { table: 'user' | 'link'; where: string } {
+    if (scope.kind === 'user') {
+      return { table: 'user', where: `"user_id" = ${sql.p(scope.userId)}` };
+    }
+    const conditions: string[] = [];
+    if (scope.linkId !== null) {
+      conditions.push(`"link_id" = ${sql.p(scope.linkId)}`);
+    }
+    if (scope.projectId !== null) {
+      conditions.push(
+        `"link_id" IN (SELECT "id" FROM "links" WHERE "user_id" = ${sql.p(scope.userId)} AND "project_id" = ${sql.p(scope.projectId)})`,
+      );
+    }
+    return { table: 'link', where: conditions.join(' AND ') };
+  }
+
+  /**
+   * Pageviews and visitors per local unit (`unitQuarters` = 4 for hours, 96 for days) over one
+   * stretch of constant offset: the key is the unit's index counted from 1970-01-01 local time.
+   */
+  seriesQuery(scope: StatsScope, range: QuarterRange, unitQuarters: 4 | 96): BuiltQuery {
+    const sql = new Sql(this.postgres);
+    const { table, where } = this.scope(sql, scope);
+    const unit = `("bucket" + ${integer(range.offsetQuarters)}) / ${integer(unitQuarters)}`;
+    return {
+      sql: `SELECT ${unit} AS "unit", SUM("pageviews") AS "pageviews", SUM("visitors") AS "visitors"
+        FROM "stats_${table}_quarters"
+        WHERE ${where} AND "bucket" >= ${sql.p(range.startBucket)} AND "bucket" < ${sql.p(range.endBucket)}
+        GROUP BY ${unit}`,
+      parameters: sql.parameters,
+    };
+  }
+
+  async series(
+    scope: StatsScope,
+    range: QuarterRange,
+    unitQuarters: 4 | 96,
+  ): Promise<Map<number, Totals>> {
+    const rows: Array<{ unit: unknown; pageviews: unknown; visitors: unknown }> = await this.run(
+      this.seriesQuery(scope, range, unitQuarters),
+    );
+    return new Map(
+      rows.map((r) => [
+        Number(r.unit),
+        { pageviews: Number(r.pageviews), visitors: Number(r.visitors) },
+      ]),
+    );
+  }
+
+  /** Pageviews per local hour of the day (0–23) over one stretch of constant offset. */
+  async hoursOfDay(scope: StatsScope, range: QuarterRange): Promise<Map<number, number>> {
+    const sql = new Sql(this.postgres);
+    const { table, where } = this.scope(sql, scope);
+    const hour = `(("bucket" + ${integer(range.offsetQuarters)}) / 4) % 24`;
+    const rows: Array<{ hour: unknown; pageviews: unknown }> = await this.run({
+      sql: `SELECT ${hour} AS "hour", SUM("pageviews") AS "pageviews"
+        FROM "stats_${table}_quarters"
+        WHERE ${where} AND "bucket" >= ${sql.p(range.startBucket)} AND "bucket" < ${sql.p(range.endBucket)}
+        GROUP BY ${hour}`,
+      parameters: sql.parameters,
+    });
+    return new Map(rows.map((r) => [Number(r.hour), Number(r.pageviews)]));
+  }
+
+  private dimensionFrom(sql: Sql, scope: StatsScope, filter: DimensionFilter): string {
+    const { table, where } = this.scope(sql, scope);
+    const conditions = [
+      where,
+      `"dimension" = ${sql.p(filter.dimension)}`,
+      `"day" >= ${sql.p(filter.firstDay)}`,
+      `"day" <= ${sql.p(filter.lastDay)}`,
+    ];
+    if (filter.value1 !== undefined) {
+      conditions.push(`"value1" = ${sql.p(filter.value1)}`);
+    }
+    if (filter.value2 !== undefined) {
+      conditions.push(`"value2" = ${sql.p(filter.value2)}`);
+    }
+    return `FROM "stats_${table}_dimensions" WHERE ${conditions.join(' AND ')}
+      GROUP BY "value1", "value2", "value3" HAVING SUM("pageviews") > 0`;
+  }
+
+  /** One page of a breakdown, most pageviews first (ties by value, byte order on both databases). */
+  dimensionQuery(
+    scope: StatsScope,
+    filter: DimensionFilter,
+    limit: number,
+    offset: number,
+  ): BuiltQuery {
+    const sql = new Sql(this.postgres);
+    const from = this.dimensionFrom(sql, scope, filter);
+    const collate = this.postgres ? ' COLLATE "C"' : '';
+    return {
+      sql: `SELECT "value1", "value2", "value3", SUM("pageviews") AS "pageviews" ${from}
+        ORDER BY SUM("pageviews") DESC, "value1"${collate}, "value2"${collate}, "value3"${collate}
+        LIMIT ${integer(limit)} OFFSET ${integer(offset)}`,
+      parameters: sql.parameters,
+    };
+  }
+
+  async dimension(
+    scope: StatsScope,
+    filter: DimensionFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: DimensionTotal[]; total: number }> {
+    const count = new Sql(this.postgres);
+    const countFrom = this.dimensionFrom(count, scope, filter);
+    const [rows, totals] = await Promise.all([
+      this.run<Array<Record<string, unknown>>>(this.dimensionQuery(scope, filter, limit, offset)),
+      this.run<Array<{ total: unknown }>>({
+        sql: `SELECT COUNT(*) AS "total" FROM (SELECT 1 AS "one" ${countFrom}) "groups"`,
+        parameters: count.parameters,
+      }),
+    ]);
+    return {
+      rows: rows.map((r) => ({
+        value1: String(r.value1),
+        value2: String(r.value2),
+        value3: String(r.value3),
+        pageviews: Number(r.pageviews),
+      })),
+      total: Number(totals[0]?.total ?? 0),
+    };
+  }
+
+  /** The database's plan for a query, as text: EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL. */
+  async explain(query: BuiltQuery): Promise<string> {
+    if (this.postgres) {
+      const rows: Array<{ 'QUERY PLAN': string }> = await this.run({
+        sql: `EXPLAIN ${query.sql}`,
+        parameters: query.parameters,
+      });
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    }
+    const rows: Array<{ detail: string }> = await this.run({
+      sql: `EXPLAIN QUERY PLAN ${query.sql}`,
+      parameters: query.parameters,
+    });
+    return rows.map((r) => r.detail).join('\n');
+  }
+
+  private run<T = unknown[]>(query: BuiltQuery): Promise<T> {
+    return this.dataSource.query<T>(query.sql, query.parameters);
+  }
+}

@@ -1,0 +1,584 @@
+import { StatisticsRepository, VisitsRepository, type NewVisit } from '@app/database';
+import { Clock } from '@app/common';
+import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
+import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const LONDON = '81.2.69.160';
+const MOUNTAIN_VIEW = '8.8.8.8';
+
+/** Only Date is faked: the edge and the recorder stamp visits with the chosen time. */
+const REAL_TIMERS = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
+
+function at(iso: string): void {
+  jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: new Date(iso) });
+}
+
+type Row = Record<string, unknown>;
+
+describe('Statistics', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let stranger: TestUser;
+
+  beforeAll(async () => {
+    // 127.0.0.1 (supertest's peer) is a trusted proxy here, so tests choose the visitor's IP.
+    t = await createTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1,::1' } });
+    owner = await t.createUser();
+    stranger = await t.createUser();
+    await setZone(owner, 'Europe/Berlin');
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+  afterAll(() => t.close());
+
+  async function setZone(user: TestUser, zone: string): Promise<void> {
+    const p = currentTestDb() === 'postgres' ? ['$1', '$2'] : ['?', '?'];
+    await t.dataSource.query(`UPDATE "users" SET "timezone" = ${p[0]} WHERE "id" = ${p[1]}`, [
+      zone,
+      user.id,
+    ]);
+  }
+
+  async function create(path: string, fields: Row, user = owner): Promise<number> {
+    const res = await t.http.post(path).set('Authorization', user.auth).send(fields);
+    expect(res.status).toBe(201);
+    return (res.body as { data: { id: number } }).data.id;
+  }
+
+  function visit(alias: string, ua: string, ip: string) {
+    return t.http.get(`/${alias}`).set('User-Agent', ua).set('X-Forwarded-For', ip).redirects(0);
+  }
+
+  async function flush(): Promise<void> {
+    await t.app.get(VisitRecorder).flush();
+  }
+
+  async function stats(query: string, user = owner): Promise<{ status: number; body: Row }> {
+    const res = await t.http.get(`/v1/statistics${query}`).set('Authorization', user.auth);
+    return { status: res.status, body: res.body as Row };
+  }
+
+  async function data(query: string, user = owner): Promise<Row[]> {
+    const res = await stats(query, user);
+    expect([query, res.status]).toEqual([query, 200]);
+    return res.body.data as Row[];
+  }
+
+  /** Visits written through the visit writer itself, at chosen instants. */
+  async function record(linkId: number, instants: string[], unique = true): Promise<void> {
+    const visits: NewVisit[] = instants.map((iso) => ({
+      link_id: linkId,
+      datetime: new Date(iso),
+      referrer_host: null,
+      referrer_path: null,
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      continent_code: 'EU',
+      country_code: 'DE',
+      city_name: 'Berlin',
+      os_name: 'Linux',
+      browser_name: 'Firefox',
+      device_type: 'desktop',
+      browser_language: 'de',
+      is_unique: unique,
+      visitor_hash: '0'.repeat(32),
+    }));
+    expect(await t.app.get(VisitsRepository).recordBatch(visits)).toBe(visits.length);
+  }
+
+  function nonZero(rows: Row[]): Row[] {
+    return rows.filter((r) => r.pageviews !== 0);
+  }
+
+  describe('visits through the edge, every type', () => {
+    let linkA: number;
+    let linkB: number;
+    let project: number;
+
+    beforeAll(async () => {
+      project = await create('/v1/projects', { name: 'Campaigns' });
+      linkA = await create('/v1/links', { location_url: 'https://example.com/a', url: 'st-a' });
+      linkB = await create('/v1/links', {
+        location_url: 'https://example.com/b',
+        url: 'st-b',
+        project_id: project,
+      });
+      // 10:15 UTC = 11:15 in Berlin, 10 March 2026.
+      at('2026-03-10T10:15:00Z');
+      const first = await t.http
+        .get('/st-a?utm_source=tw&utm_medium=social&utm_campaign=launch')
+        .set('User-Agent', CHROME)
+        .set('X-Forwarded-For', LONDON)
+        .set('Referer', 'https://news.example.org/story/42')
+        .set('Accept-Language', 'en-GB,en;q=0.9')
+        .redirects(0);
+      expect(first.status).toBe(302);
+      await visit('st-a', IPHONE, LONDON);
+      await visit('st-a', IPHONE, LONDON); // the same visitor again: a pageview, not a visitor
+      await t.http
+        .get('/st-b?utm_source=tw&utm_medium=email')
+        .set('User-Agent', CHROME)
+        .set('X-Forwarded-For', MOUNTAIN_VIEW)
+        .set('Referer', 'https://news.example.org/other')
+        .set('Accept-Language', 'de-DE')
+        .redirects(0);
+      await flush();
+      jest.useRealTimers();
+    });
+
+    const DAY = '&start_date=2026-03-10&end_date=2026-03-10';
+
+    it('overview: every day of the default 30 days, zero-filled, in the account zone', async () => {
+      // The default range ends today; 22:59 UTC is still 10 March in Berlin.
+      jest.spyOn(t.app.get(Clock), 'now').mockReturnValue(new Date('2026-03-10T22:59:00Z'));
+      const res = await stats('/');
+      expect(res.status).toBe(200);
+      const rows = res.body.data as Row[];
+      expect(rows).toHaveLength(30);
+      expect(rows[0]).toEqual({ pageviews: 0, visitors: 0, formatted_date: '2026-02-09' });
+      expect(rows[29]).toEqual({ pageviews: 4, visitors: 3, formatted_date: '2026-03-10' });
+      expect(nonZero(rows)).toEqual([rows[29]]);
+      expect(res.body.meta).toEqual({
+        page: 1,
+        results_per_page: 30,
+        total: 30,
+        total_results: 30,
+        total_pages: 1,
+      });
+    });
+
+    it('overview of one day is by hour, in the account zone or the one asked for', async () => {
+      const berlin = await data(`/?x=1${DAY}`);
+      expect(berlin).toHaveLength(24);
+      expect(berlin[0].formatted_date).toBe('2026-03-10 00');
+      expect(nonZero(berlin)).toEqual([
+        { pageviews: 4, visitors: 3, formatted_date: '2026-03-10 11' },
+      ]);
+      const tokyo = await data(`/?timezone=Asia/Tokyo${DAY}`);
+      expect(nonZero(tokyo)).toEqual([
+        { pageviews: 4, visitors: 3, formatted_date: '2026-03-10 19' },
+      ]);
+      const kolkata = await data(`/?timezone=Asia/Kolkata${DAY}`);
+      expect(nonZero(kolkata)).toEqual([
+        { pageviews: 4, visitors: 3, formatted_date: '2026-03-10 15' },
+      ]);
+    });
+
+    it('filters by link and by project, on both routes', async () => {
+      const row = (pageviews: number, visitors: number) => [
+        { pageviews, visitors, formatted_date: '2026-03-10' },
+      ];
+      const q = '&start_date=2026-03-09&end_date=2026-03-10';
+      expect(nonZero(await data(`/${linkA}?x=1${q}`))).toEqual(row(3, 2));
+      expect(nonZero(await data(`/?link_id=${linkA}${q}`))).toEqual(row(3, 2));
+      expect(nonZero(await data(`/${linkB}?x=1${q}`))).toEqual(row(1, 1));
+      expect(nonZero(await data(`/?project_id=${project}${q}`))).toEqual(row(1, 1));
+      expect(nonZero(await data(`/?project_id=${project}&link_id=${linkA}${q}`))).toEqual([]);
+    });
+
+    it('breaks pageviews down by every dimension, most first', async () => {
+      const cases: Array<[string, Row[]]> = [
+        [
+          'referrer_host',
+          [
+            { referrer_host: null, pageviews: 2 },
+            { referrer_host: 'news.example.org', pageviews: 2 },
+          ],
+        ],
+        [
+          'referrer_path&referrer_host=news.example.org',
+          [
+            { referrer_host: 'news.example.org', referrer_path: '/other', pageviews: 1 },
+            { referrer_host: 'news.example.org', referrer_path: '/story/42', pageviews: 1 },
+          ],
+        ],
+        [
+          'continent_code',
+          [
+            { continent_code: 'EU', pageviews: 3 },
+            { continent_code: 'NA', pageviews: 1 },
+          ],
+        ],
+        [
+          'country_code',
+          [
+            { country_code: 'GB', pageviews: 3 },
+            { country_code: 'US', pageviews: 1 },
+          ],
+        ],
+        [
+          'city_name',
+          [
+            {
+              country_code: 'GB',
+              country_name: 'United Kingdom',
+              city_name: 'London',
+              pageviews: 3,
+            },
+            {
+              country_code: 'US',
+              country_name: 'United States',
+              city_name: 'Mountain View',
+              pageviews: 1,
+            },
+          ],
+        ],
+        [
+          'city_name&country_code=us',
+          [
+            {
+              country_code: 'US',
+              country_name: 'United States',
+              city_name: 'Mountain View',
+              pageviews: 1,
+            },
+          ],
+        ],
+        [
+          'os_name',
+          [
+            { os_name: 'Windows', pageviews: 2 },
+            { os_name: 'iOS', pageviews: 2 },
+          ],
+        ],
+        [
+          'browser_name',
+          [
+            { browser_name: 'Chrome', pageviews: 2 },
+            { browser_name: 'Mobile Safari', pageviews: 2 },
+          ],
+        ],
+        [
+          'device_type',
+          [
+            { device_type: 'desktop', pageviews: 2 },
+            { device_type: 'mobile', pageviews: 2 },
+          ],
+        ],
+        [
+          'browser_language',
+          [
+            { browser_language: null, pageviews: 2 },
+            { browser_language: 'de', pageviews: 1 },
+            { browser_language: 'en', pageviews: 1 },
+          ],
+        ],
+        ['utm_source', [{ utm_source: 'tw', pageviews: 2 }]],
+        [
+          'utm_medium&utm_source=tw',
+          [
+            { utm_source: 'tw', utm_medium: 'email', pageviews: 1 },
+            { utm_source: 'tw', utm_medium: 'social', pageviews: 1 },
+          ],
+        ],
+        [
+          'utm_campaign&utm_source=tw&utm_medium=social',
+          [{ utm_source: 'tw', utm_medium: 'social', utm_campaign: 'launch', pageviews: 1 }],
+        ],
+      ];
+      for (const [type, expected] of cases) {
+        expect([type, await data(`/?type=${type}${DAY}`)]).toEqual([type, expected]);
+      }
+      expect(
+        await data(`/${linkB}?type=utm_campaign&utm_source=tw&utm_medium=email${DAY}`),
+      ).toEqual([{ utm_source: 'tw', utm_medium: 'email', utm_campaign: null, pageviews: 1 }]);
+      expect(await data(`/${linkA}?type=country_code${DAY}`)).toEqual([
+        { country_code: 'GB', pageviews: 3 },
+      ]);
+    });
+
+    it('counts by hour of the day, all 24 hours', async () => {
+      const res = await stats(`/?type=hour&results_per_page=50${DAY}`);
+      expect(res.status).toBe(200);
+      const rows = res.body.data as Row[];
+      expect(rows).toHaveLength(24);
+      expect(rows[0]).toEqual({ hour: '00:00 - 01:00', pageviews: 0 });
+      expect(rows[23]).toEqual({ hour: '23:00 - 00:00', pageviews: 0 });
+      expect(nonZero(rows)).toEqual([{ hour: '11:00 - 12:00', pageviews: 4 }]);
+    });
+
+    it('paginates breakdowns with the list envelope', async () => {
+      const res = await stats(`/?type=browser_language&results_per_page=10&page=2${DAY}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([]);
+      expect(res.body.meta).toEqual({
+        page: 2,
+        results_per_page: 10,
+        total: 3,
+        total_results: 3,
+        total_pages: 1,
+      });
+    });
+
+    it("answers 404 for another user's link or project, and shows strangers nothing", async () => {
+      const notFound = (what: string, code: string) => ({
+        errors: [{ status: 404, title: `The ${what} you are looking for does not exist.`, code }],
+      });
+      expect(await stats(`/${linkA}`, stranger)).toEqual({
+        status: 404,
+        body: notFound('link', 'link_not_found'),
+      });
+      expect(await stats(`/?link_id=${linkA}`, stranger)).toEqual({
+        status: 404,
+        body: notFound('link', 'link_not_found'),
+      });
+      expect(await stats(`/?project_id=${project}`, stranger)).toEqual({
+        status: 404,
+        body: notFound('project', 'project_not_found'),
+      });
+      expect(nonZero(await data(`/?x=1${DAY}`, stranger))).toEqual([]);
+    });
+
+    it('uses the primary keys of the roll-ups, never the raw visits', async () => {
+      const repo = t.app.get(StatisticsRepository);
+      const postgres = currentTestDb() === 'postgres';
+      if (postgres) {
+        // Tiny tables make a sequential scan cheapest; the benchmark shows the plans at 10 million.
+        await t.dataSource.query('SET enable_seqscan = off');
+      }
+      const day = Math.floor(Date.UTC(2026, 2, 10) / 86_400_000);
+      const plans = [
+        await repo.explain(
+          repo.seriesQuery(
+            { kind: 'user', userId: owner.id },
+            { startBucket: 1, endBucket: 2, offsetQuarters: 4 },
+            96,
+          ),
+        ),
+        await repo.explain(
+          repo.dimensionQuery(
+            { kind: 'links', userId: owner.id, linkId: linkA, projectId: null },
+            { dimension: 'country_code', firstDay: day, lastDay: day },
+            25,
+            0,
+          ),
+        ),
+      ];
+      if (postgres) {
+        await t.dataSource.query('SET enable_seqscan = on');
+        expect(plans[0]).toMatch(/Index (Only )?Scan using "PK_a2cfec12715e1dc951a908ee690"/);
+        expect(plans[1]).toMatch(/Index (Only )?Scan using "PK_70a99ad6f0d05e20036b56cf0ea"/);
+      } else {
+        expect(plans[0]).toMatch(
+          /SEARCH stats_user_quarters USING PRIMARY KEY \(user_id=\? AND bucket>\? AND bucket<\?\)/,
+        );
+        expect(plans[1]).toMatch(
+          /SEARCH stats_link_dimensions USING PRIMARY KEY \(link_id=\? AND dimension=\? AND day>\? AND day<\?\)/,
+        );
+      }
+      expect(plans.join('\n')).not.toMatch(/visits/);
+    });
+  });
+
+  describe('time zones and periods', () => {
+    let link: number;
+
+    beforeAll(async () => {
+      link = await create('/v1/links', { location_url: 'https://example.com/z', url: 'st-zone' });
+      // Berlin leaves summer time on 25 October 2026 at 01:00 UTC (03:00 CEST becomes 02:00 CET).
+      await record(link, [
+        '2026-10-24T22:30:00Z', // 00:30 CEST, 25 Oct
+        '2026-10-25T00:30:00Z', // 02:30 CEST
+        '2026-10-25T01:30:00Z', // 02:30 CET, the same wall-clock hour again
+        '2026-10-25T23:30:00Z', // 00:30 CET, 26 Oct
+      ]);
+      // And enters it on 29 March 2026 at 01:00 UTC (02:00 CET becomes 03:00 CEST).
+      await record(link, ['2026-03-29T00:59:00Z', '2026-03-29T01:00:00Z'], false);
+    });
+
+    const of = (query: string) => data(`/${link}?${query}`);
+
+    it('puts the visits around a DST change into the local days', async () => {
+      expect(await of('start_date=2026-10-24&end_date=2026-10-26')).toEqual([
+        { pageviews: 0, visitors: 0, formatted_date: '2026-10-24' },
+        { pageviews: 3, visitors: 3, formatted_date: '2026-10-25' },
+        { pageviews: 1, visitors: 1, formatted_date: '2026-10-26' },
+      ]);
+      expect(await of('start_date=2026-10-24&end_date=2026-10-26&timezone=UTC')).toEqual([
+        { pageviews: 1, visitors: 1, formatted_date: '2026-10-24' },
+        { pageviews: 3, visitors: 3, formatted_date: '2026-10-25' },
+        { pageviews: 0, visitors: 0, formatted_date: '2026-10-26' },
+      ]);
+    });
+
+    it('has 24 hour labels on the 25-hour day (02 twice, merged) and 23 on the 23-hour day', async () => {
+      const autumn = await of('start_date=2026-10-25&end_date=2026-10-25');
+      expect(autumn.map((r) => r.formatted_date)).toEqual(
+        Array.from({ length: 24 }, (_, h) => `2026-10-25 ${String(h).padStart(2, '0')}`),
+      );
+      expect(nonZero(autumn)).toEqual([
+        { pageviews: 1, visitors: 1, formatted_date: '2026-10-25 00' },
+        { pageviews: 2, visitors: 2, formatted_date: '2026-10-25 02' },
+      ]);
+      const spring = await of('start_date=2026-03-29&end_date=2026-03-29');
+      expect(spring.map((r) => r.formatted_date)).toEqual(
+        [0, 1, ...Array.from({ length: 21 }, (_, i) => i + 3)].map(
+          (h) => `2026-03-29 ${String(h).padStart(2, '0')}`,
+        ),
+      );
+      expect(nonZero(spring)).toEqual([
+        { pageviews: 1, visitors: 0, formatted_date: '2026-03-29 01' },
+        { pageviews: 1, visitors: 0, formatted_date: '2026-03-29 03' },
+      ]);
+    });
+
+    it('counts hours of the day across the change in local time', async () => {
+      const hours = await of('type=hour&start_date=2026-10-25&end_date=2026-10-25');
+      expect(nonZero(hours)).toEqual([
+        { hour: '00:00 - 01:00', pageviews: 1 },
+        { hour: '02:00 - 03:00', pageviews: 2 },
+      ]);
+    });
+
+    it('keeps breakdown days in the account zone', async () => {
+      expect(await of('type=city_name&start_date=2026-10-25&end_date=2026-10-25')).toEqual([
+        { country_code: 'DE', country_name: 'Germany', city_name: 'Berlin', pageviews: 3 },
+      ]);
+    });
+
+    it('picks months within two years and years beyond, zero-filled, or the period asked for', async () => {
+      expect(await of('start_date=2026-01-01&end_date=2026-12-31')).toEqual(
+        Array.from({ length: 12 }, (_, m) => {
+          const month = `2026-${String(m + 1).padStart(2, '0')}`;
+          const counts = month === '2026-10' ? [4, 4] : month === '2026-03' ? [2, 0] : [0, 0];
+          return { pageviews: counts[0], visitors: counts[1], formatted_date: month };
+        }),
+      );
+      expect(await of('start_date=2024-06-01&end_date=2026-12-31')).toEqual([
+        { pageviews: 0, visitors: 0, formatted_date: '2024' },
+        { pageviews: 0, visitors: 0, formatted_date: '2025' },
+        { pageviews: 6, visitors: 4, formatted_date: '2026' },
+      ]);
+      expect(await of('start_date=2026-10-01&end_date=2026-11-30&granularity=month')).toEqual([
+        { pageviews: 4, visitors: 4, formatted_date: '2026-10' },
+        { pageviews: 0, visitors: 0, formatted_date: '2026-11' },
+      ]);
+      expect(await of('start_date=2026-10-25&end_date=2026-10-25&granularity=year')).toEqual([
+        { pageviews: 3, visitors: 3, formatted_date: '2026' },
+      ]);
+      const twoMonths = await of('start_date=2026-09-01&end_date=2026-11-01');
+      expect([twoMonths.length, twoMonths[0].formatted_date]).toEqual([62, '2026-09-01']);
+      const longer = await of('start_date=2026-09-01&end_date=2026-11-02');
+      expect(longer.map((r) => r.formatted_date)).toEqual(['2026-09', '2026-10', '2026-11']);
+    });
+
+    it('takes a link out of the account totals when it is deleted', async () => {
+      const doomed = await create('/v1/links', {
+        location_url: 'https://example.com/d',
+        url: 'st-doomed',
+      });
+      await record(doomed, ['2026-10-25T12:00:00Z', '2026-10-25T12:10:00Z']);
+      const day = '&start_date=2026-10-25&end_date=2026-10-25&granularity=day';
+      expect(await data(`/?x=1${day}`)).toEqual([
+        { pageviews: 5, visitors: 5, formatted_date: '2026-10-25' },
+      ]);
+      const res = await t.http.delete(`/v1/links/${doomed}`).set('Authorization', owner.auth);
+      expect(res.status).toBe(200);
+      expect(await data(`/?x=1${day}`)).toEqual([
+        { pageviews: 3, visitors: 3, formatted_date: '2026-10-25' },
+      ]);
+      expect(await data(`/?type=city_name${day}`)).toEqual([
+        { country_code: 'DE', country_name: 'Germany', city_name: 'Berlin', pageviews: 3 },
+      ]);
+    });
+  });
+
+  describe('bad requests', () => {
+    async function problems(query: string): Promise<unknown> {
+      const res = await stats(query);
+      expect([query, res.status]).toEqual([query, 400]);
+      return (res.body as { errors: unknown }).errors;
+    }
+    const problem = (field: string, title: string) => ({
+      status: 400,
+      title,
+      field,
+      code: 'validation_failed',
+    });
+
+    it('names an unknown type and each missing companion parameter', async () => {
+      expect(await problems('/?type=visits')).toEqual([
+        problem(
+          'type',
+          'type must be one of: overview, referrer_host, referrer_path, continent_code, country_code, city_name, os_name, browser_name, device_type, browser_language, utm_source, utm_medium, utm_campaign, hour.',
+        ),
+      ]);
+      expect(await problems('/?type=referrer_path')).toEqual([
+        problem('referrer_host', 'referrer_host is required for type=referrer_path.'),
+      ]);
+      expect(await problems('/?type=utm_medium')).toEqual([
+        problem('utm_source', 'utm_source is required for type=utm_medium.'),
+      ]);
+      expect(await problems('/?type=utm_campaign')).toEqual([
+        problem('utm_source', 'utm_source is required for type=utm_campaign.'),
+        problem('utm_medium', 'utm_medium is required for type=utm_campaign.'),
+      ]);
+      expect(await problems('/?type=city_name&country_code=Germany')).toEqual([
+        problem('country_code', 'country_code must be a two-letter ISO 3166 country code.'),
+      ]);
+    });
+
+    it('refuses bad dates, an end before the start, a bad zone and a bad period', async () => {
+      expect(await problems('/?start_date=2026-02-30&end_date=yesterday')).toEqual([
+        problem('end_date', 'end_date must be a date as Y-m-d.'),
+        problem('start_date', 'start_date must be a date as Y-m-d.'),
+      ]);
+      expect(await problems('/?start_date=2026-03-10&end_date=2026-03-09')).toEqual([
+        problem('end_date', 'end_date must not be before start_date.'),
+      ]);
+      expect(await problems('/?timezone=Mars/Olympus')).toEqual([
+        problem('timezone', 'timezone must be an IANA time zone such as Europe/Berlin.'),
+      ]);
+      expect(await problems('/?granularity=week')).toEqual([
+        problem('granularity', 'granularity must be one of: hour, day, month, year.'),
+      ]);
+      expect(
+        await problems('/?granularity=hour&start_date=2026-01-01&end_date=2026-02-01'),
+      ).toEqual([problem('granularity', 'granularity=hour covers at most 31 days.')]);
+      expect(await problems('/?start_date=2000-01-01&end_date=2026-01-01')).toEqual([
+        problem('start_date', 'The range may cover at most 3660 days.'),
+      ]);
+      expect(await problems('/?link_id=abc&project_id=-1')).toEqual([
+        problem('link_id', 'link_id must be a positive whole number.'),
+        problem('project_id', 'project_id must be a positive whole number.'),
+      ]);
+    });
+
+    it('refuses a bad link id in the path', async () => {
+      expect(await stats('/abc')).toEqual({
+        status: 404,
+        body: {
+          errors: [
+            {
+              status: 404,
+              title: 'The link you are looking for does not exist.',
+              code: 'link_not_found',
+            },
+          ],
+        },
+      });
+    });
+  });
+});
