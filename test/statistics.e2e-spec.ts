@@ -1,4 +1,9 @@
-import { StatisticsRepository, VisitsRepository, type NewVisit } from '@app/database';
+import {
+  runMigrations,
+  StatisticsRepository,
+  VisitsRepository,
+  type NewVisit,
+} from '@app/database';
 import { Clock } from '@app/common';
 import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
@@ -502,6 +507,33 @@ describe('Statistics', () => {
       expect(await data(`/?type=city_name${day}`)).toEqual([
         { country_code: 'DE', country_name: 'Germany', city_name: 'Berlin', pageviews: 3 },
       ]);
+    });
+  });
+
+  describe('the roll-up migration', () => {
+    it('rebuilds the same statistics from the stored visits', async () => {
+      const queries = [
+        '/?start_date=2026-01-01&end_date=2026-12-31&granularity=day',
+        '/?start_date=2026-03-10&end_date=2026-03-10',
+        '/?type=city_name&start_date=2026-01-01&end_date=2026-12-31&results_per_page=100',
+        '/?type=referrer_path&referrer_host=news.example.org&start_date=2026-03-01&end_date=2026-03-31',
+        '/?type=utm_campaign&utm_source=tw&utm_medium=social&start_date=2026-03-10&end_date=2026-03-10',
+        '/?type=hour&start_date=2026-01-01&end_date=2026-12-31',
+      ];
+      const before = await Promise.all(queries.map((q) => data(q)));
+      expect(before.flat().some((r) => (r.pageviews as number) > 0)).toBe(true);
+
+      const applied = async (): Promise<string[]> =>
+        ((await t.dataSource.query('SELECT name FROM migrations')) as Array<{ name: string }>).map(
+          (m) => m.name,
+        );
+      while ((await applied()).includes('StatisticsRollups1764200000000')) {
+        await t.dataSource.undoLastMigration({ transaction: 'each' });
+      }
+      await runMigrations(t.dataSource);
+      expect(await applied()).toContain('StatisticsRollups1764200000000');
+
+      expect(await Promise.all(queries.map((q) => data(q)))).toEqual(before);
     });
   });
 

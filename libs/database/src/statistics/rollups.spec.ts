@@ -1,0 +1,104 @@
+import type { NewVisit } from '../visits/visits.repository';
+import { rollUp } from './rollups';
+
+function visit(overrides: Partial<NewVisit>): NewVisit {
+  return {
+    link_id: 1,
+    datetime: new Date('2026-10-24T22:40:00Z'),
+    referrer_host: null,
+    referrer_path: null,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    continent_code: 'EU',
+    country_code: 'DE',
+    city_name: null,
+    os_name: 'Linux',
+    browser_name: 'Firefox',
+    device_type: 'desktop',
+    browser_language: 'de',
+    is_unique: true,
+    visitor_hash: 'x',
+    ...overrides,
+  };
+}
+
+const BERLIN = new Map([
+  [1, { userId: 7, timeZone: 'Europe/Berlin' }],
+  [2, { userId: 7, timeZone: 'Europe/Berlin' }],
+]);
+// 2026-10-24T22:40Z is 00:40 on 25 October in Berlin: day 20751 there, 20750 in UTC.
+const BERLIN_DAY = 20751;
+const BUCKET = Math.floor(Date.parse('2026-10-24T22:40:00Z') / 900_000);
+
+describe(rollUp.name, () => {
+  it('sums a batch per quarter hour, per link and per account', () => {
+    const rollups = rollUp(
+      [
+        visit({}),
+        visit({ is_unique: false }),
+        visit({ link_id: 2 }),
+        visit({ link_id: 2, datetime: new Date('2026-10-24T22:45:00Z') }),
+        visit({ link_id: 3 }), // deleted meanwhile: no owner
+      ],
+      BERLIN,
+    );
+    expect(rollups.linkQuarters).toEqual([
+      { scope: 1, bucket: BUCKET, pageviews: 2, visitors: 1 },
+      { scope: 2, bucket: BUCKET, pageviews: 1, visitors: 1 },
+      { scope: 2, bucket: BUCKET + 1, pageviews: 1, visitors: 1 },
+    ]);
+    expect(rollups.userQuarters).toEqual([
+      { scope: 7, bucket: BUCKET, pageviews: 3, visitors: 2 },
+      { scope: 7, bucket: BUCKET + 1, pageviews: 1, visitors: 1 },
+    ]);
+  });
+
+  it("adds every dimension under the owner's local day, nested values outermost first", () => {
+    const rollups = rollUp(
+      [
+        visit({
+          referrer_host: 'news.example',
+          referrer_path: '/a',
+          utm_source: 'tw',
+          utm_campaign: 'fall',
+          city_name: 'Berlin',
+        }),
+        visit({ browser_language: null }),
+      ],
+      BERLIN,
+    );
+    const row = (dimension: string, value1: string, value2 = '', value3 = '', pageviews = 1) => ({
+      scope: 1,
+      dimension,
+      day: BERLIN_DAY,
+      value1,
+      value2,
+      value3,
+      pageviews,
+    });
+    expect(rollups.linkDimensions).toEqual([
+      row('browser_language', ''),
+      row('browser_language', 'de'),
+      row('browser_name', 'Firefox', '', '', 2),
+      row('city_name', 'DE'),
+      row('city_name', 'DE', 'Berlin'),
+      row('continent_code', 'EU', '', '', 2),
+      row('country_code', 'DE', '', '', 2),
+      row('device_type', 'desktop', '', '', 2),
+      row('os_name', 'Linux', '', '', 2),
+      row('referrer_host', ''),
+      row('referrer_host', 'news.example'),
+      row('referrer_path', 'news.example', '/a'),
+      row('utm_campaign', 'tw', '', 'fall'),
+      row('utm_medium', 'tw'),
+      row('utm_source', 'tw'),
+    ]);
+    expect(rollups.userDimensions).toEqual(rollups.linkDimensions.map((r) => ({ ...r, scope: 7 })));
+  });
+
+  it('counts days in UTC for an unknown stored zone', () => {
+    const rollups = rollUp([visit({})], new Map([[1, { userId: 7, timeZone: 'Nowhere/Null' }]]));
+    expect(new Set(rollups.linkDimensions.map((r) => r.day))).toEqual(new Set([BERLIN_DAY - 1]));
+  });
+});
