@@ -524,7 +524,7 @@ describe('Statistics', () => {
       expect(before.flat().some((r) => (r.pageviews as number) > 0)).toBe(true);
 
       const applied = async (): Promise<string[]> =>
-        ((await t.dataSource.query('SELECT name FROM migrations')) as Array<{ name: string }>).map(
+        (await t.dataSource.query<Array<{ name: string }>>('SELECT name FROM migrations')).map(
           (m) => m.name,
         );
       while ((await applied()).includes('StatisticsRollups1764200000000')) {
