@@ -24,6 +24,7 @@ import { loggerModuleParams } from './logger-options';
 import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SignaturesModule } from './signatures/signatures.module';
+import { SplashPagesModule } from './splash-pages/splash-pages.module';
 import { TeamsModule } from './teams/teams.module';
 import { QrCodesModule } from './qr-codes/qr-codes.module';
 import { UsersModule } from './users/users.module';
@@ -64,6 +65,7 @@ export class AppModule {
         NotificationHandlersModule,
         TeamsModule,
         QrCodesModule,
+        SplashPagesModule,
         ...extraModules,
       ],
       providers: [

@@ -15,6 +15,8 @@ export * from './qr-codes/qr-code.entity';
 export * from './qr-codes/qr-codes.repository';
 export * from './run-migrations';
 export * from './signatures/signature.entity';
+export * from './splash-pages/splash-page.entity';
+export * from './splash-pages/splash-pages.repository';
 export * from './signatures/signatures.repository';
 export * from './teams/team-member.entity';
 export * from './teams/team-members.repository';

@@ -4,12 +4,14 @@ import { DomainsEnabledHost1763850000000 as PostgresDomainsEnabledHost } from '.
 import { QrCodes1763900000000 as PostgresQrCodes } from './postgres/1763900000000-qr-codes';
 import { SignaturesNotifications1764000000000 as PostgresSignaturesNotifications } from './postgres/1764000000000-signatures-notifications';
 import { Teams1764100000000 as PostgresTeams } from './postgres/1764100000000-teams';
+import { SplashPages1764400000000 as PostgresSplashPages } from './postgres/1764400000000-splash-pages';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
 import { QrCodes1763900000000 as SqliteQrCodes } from './sqlite/1763900000000-qr-codes';
 import { SignaturesNotifications1764000000000 as SqliteSignaturesNotifications } from './sqlite/1764000000000-signatures-notifications';
 import { Teams1764100000000 as SqliteTeams } from './sqlite/1764100000000-teams';
+import { SplashPages1764400000000 as SqliteSplashPages } from './sqlite/1764400000000-splash-pages';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -19,6 +21,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteQrCodes,
   SqliteSignaturesNotifications,
   SqliteTeams,
+  SqliteSplashPages,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -27,4 +30,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresQrCodes,
   PostgresSignaturesNotifications,
   PostgresTeams,
+  PostgresSplashPages,
 ];
