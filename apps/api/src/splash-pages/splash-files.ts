@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, UploadedFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { SPLASH_UPLOADS_PATH } from '@app/database';
 import sharp from 'sharp';
 
 /** The image fields of a splash page, each with the largest side it is stored at. */
@@ -23,11 +24,11 @@ export class SplashFiles {
   private readonly dir: string;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.dir = join(config.dataDir, 'uploads', 'splash-pages');
+    this.dir = join(config.dataDir, SPLASH_UPLOADS_PATH);
   }
 
   url(name: string | null): string | null {
-    return name === null ? null : `${this.config.appUrl}/uploads/splash-pages/${name}`;
+    return name === null ? null : `${this.config.appUrl}/${SPLASH_UPLOADS_PATH}/${name}`;
   }
 
   /**

@@ -1,6 +1,9 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 
+/** Where splash page images are stored under DATA_DIR and served under APP_URL. */
+export const SPLASH_UPLOADS_PATH = 'uploads/splash-pages';
+
 /** What a splash page shows besides its title and description (JSON in `splash_pages.settings`). */
 export interface SplashPageSettings {
   secondary_button_name: string | null;

@@ -1,0 +1,39 @@
+import { escapeHtml } from '@app/common';
+
+/** Markup that is already safe: the output of `html` or a deliberate `raw()`. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+/** Marks a string as markup. Only the splash page's own CSS, JS and ads go through this. */
+export function raw(value: string): SafeHtml {
+  return new SafeHtml(value);
+}
+
+/**
+ * A template tag that escapes every interpolated value unless it is SafeHtml. Arrays are joined;
+ * null, undefined and false render nothing. Escaping is the default, so forgetting is safe.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i += 1) {
+    out += render(values[i]) + strings[i + 1];
+  }
+  return new SafeHtml(out);
+}
+
+function render(value: unknown): string {
+  if (value instanceof SafeHtml) {
+    return value.value;
+  }
+  if (Array.isArray(value)) {
+    return value.map(render).join('');
+  }
+  if (value === null || value === undefined || value === false) {
+    return '';
+  }
+  return escapeHtml(String(value));
+}
