@@ -1,8 +1,8 @@
-import { html, SafeHtml } from './html';
+import { markup, SafeHtml } from './html';
 
 /*
  * The HTML pages the visitor edge answers with: one layout, one stylesheet, every value escaped by
- * the `html` tag. Responsive (a centered card that fills narrow screens), no external resource.
+ * the `markup` tag. Responsive (a centered card that fills narrow screens), no external resource.
  */
 
 /** The headers every visitor page shares. */
@@ -14,7 +14,7 @@ const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'X-Robots-Tag': 'noindex',
 };
 
-/** Headers of the plain pages (404, 405, 429, password, sensitive): no script at all, not framable. */
+/** Headers of the plain pages (404, 405, 429, password, sensitive): no script, not framable. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...COMMON_HEADERS,
   'Content-Security-Policy':
@@ -26,7 +26,7 @@ export function pageHeaders(csp: string): Record<string, string> {
   return { ...COMMON_HEADERS, 'Content-Security-Policy': csp };
 }
 
-const STYLE = `*{box-sizing:border-box}
+const STYLE = new SafeHtml(`*{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:1rem;padding:1rem;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f4f5f7;color:#1d2330}
 main{background:#fff;max-width:28rem;width:100%;padding:2rem;border-radius:12px;box-shadow:0 4px 24px rgba(0,0,0,.08);overflow-wrap:anywhere}
 h1{font-size:1.35rem;margin:0 0 .75rem}
@@ -40,93 +40,87 @@ button,.button{display:block;width:100%;padding:.7rem;border:0;border-radius:8px
 .error{color:#b42318;font-weight:600}
 .logo{display:block;max-width:10rem;max-height:5rem;margin:0 auto 1.25rem}
 .countdown{text-align:center;font-size:.95rem;min-height:1.5em}
-.ads{max-width:48rem;width:100%;overflow:hidden;text-align:center}`;
+.ads{max-width:48rem;width:100%;overflow:hidden;text-align:center}`);
 
 export interface LayoutOptions {
   title: string;
   body: SafeHtml;
   /** Extra elements of <head> (meta tags, favicon, the splash page's own style). */
   head?: SafeHtml;
-  /** Elements after <main> (ads footer, scripts). */
+  /** Elements before and after <main> (ads, scripts). */
   before?: SafeHtml;
   after?: SafeHtml;
 }
 
 export function layout(o: LayoutOptions): string {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${o.title}</title>
-        <style>
-          ${new SafeHtml(STYLE)}
-        </style>
-        ${o.head}
-      </head>
-      <body>
-        ${o.before}
-        <main>${o.body}</main>
-        ${o.after}
-      </body>
-    </html> `.value;
+  return markup`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${o.title}</title>
+<style>${STYLE}</style>
+${o.head}
+</head>
+<body>
+${o.before}
+<main>
+${o.body}
+</main>
+${o.after}
+</body>
+</html>
+`.value;
 }
 
 export function notFoundPage(): string {
   return layout({
     title: 'Link not found',
-    body: html`<h1>Link not found</h1>
-      <p>This link does not exist, is no longer active, or is not active yet.</p>`,
+    body: markup`<h1>Link not found</h1>
+<p>This link does not exist, is no longer active, or is not active yet.</p>`,
   });
 }
 
 export function passwordPage(action: string, wrongPassword: boolean): string {
   return layout({
     title: 'Password required',
-    body: html`<h1>This link is protected</h1>
-      <p>Enter the password to continue.</p>
-      ${wrongPassword && html`<p class="error" role="alert">That password is not correct.</p>`}
-      <form method="post" action="${action}">
-        <input type="hidden" name="type" value="password" />
-        <label for="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required
-          autofocus
-        />
-        <button type="submit">Continue</button>
-      </form>`,
+    body: markup`<h1>This link is protected</h1>
+<p>Enter the password to continue.</p>
+${wrongPassword && markup`<p class="error" role="alert">That password is not correct.</p>`}
+<form method="post" action="${action}">
+<input type="hidden" name="type" value="password">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+<button type="submit">Continue</button>
+</form>`,
   });
 }
 
 export function sensitiveContentPage(action: string): string {
   return layout({
     title: 'Sensitive content',
-    body: html`<h1>Sensitive content ahead</h1>
-      <p>The destination of this link may contain content that is not suitable for everyone.</p>
-      <form method="post" action="${action}">
-        <input type="hidden" name="type" value="sensitive_content" />
-        <button type="submit">I understand, continue</button>
-      </form>`,
+    body: markup`<h1>Sensitive content ahead</h1>
+<p>The destination of this link may contain content that is not suitable for everyone.</p>
+<form method="post" action="${action}">
+<input type="hidden" name="type" value="sensitive_content">
+<button type="submit">I understand, continue</button>
+</form>`,
   });
 }
 
 export function methodNotAllowedPage(): string {
   return layout({
     title: 'Method not allowed',
-    body: html`<h1>Method not allowed</h1>
-      <p>Open this link with GET.</p>`,
+    body: markup`<h1>Method not allowed</h1>
+<p>Open this link with GET.</p>`,
   });
 }
 
 export function tooManyAttemptsPage(): string {
   return layout({
     title: 'Too many attempts',
-    body: html`<h1>Too many attempts</h1>
-      <p>Wait a minute before trying the password again.</p>`,
+    body: markup`<h1>Too many attempts</h1>
+<p>Wait a minute before trying the password again.</p>`,
   });
 }

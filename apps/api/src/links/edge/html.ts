@@ -1,6 +1,6 @@
 import { escapeHtml } from '@app/common';
 
-/** Markup that is already safe: the output of `html` or a deliberate `raw()`. */
+/** Markup that is already safe: the output of `markup` or a deliberate `raw()`. */
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
@@ -15,9 +15,10 @@ export function raw(value: string): SafeHtml {
 
 /**
  * A template tag that escapes every interpolated value unless it is SafeHtml. Arrays are joined;
- * null, undefined and false render nothing. Escaping is the default, so forgetting is safe.
+ * null, undefined and false render nothing. Escaping is the default, so forgetting is safe. (Not
+ * named `html`: Prettier would reformat the templates, whitespace of raw CSS and JS included.)
  */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+export function markup(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
   let out = strings[0];
   for (let i = 0; i < values.length; i += 1) {
     out += render(values[i]) + strings[i + 1];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SplashPageEntity, SPLASH_UPLOADS_PATH } from '@app/database';
 import { layout, pageHeaders } from './edge-pages';
-import { html, raw } from './html';
+import { markup, raw } from './html';
 
 /** A splash page compiled for the edge (cached with the links that show it). */
 export interface EdgeSplash {
@@ -104,53 +104,36 @@ export function splashPage(
 ): RenderedSplash {
   const nonce = randomBytes(16).toString('base64');
   const s = splash;
-  const head = html`<meta name="description" content="${s.description ?? ''}" />
-    <meta property="og:type" content="website" />
-    <meta property="og:title" content="${s.title}" />
-    ${s.description && html`<meta property="og:description" content="${s.description}" />`}
-    ${
-      s.opengraphUrl &&
-      html`<meta property="og:image" content="${s.opengraphUrl}" />
-        <meta name="twitter:card" content="summary_large_image" />`
-    }
-    ${s.faviconUrl && html`<link rel="icon" href="${s.faviconUrl}" />`}
-    ${s.autoRedirect && html`<noscript><meta http-equiv="refresh" content="${`${s.unlockSeconds};url=${destination}`}" /></noscript>`}
-    ${
-      s.customCss &&
-      html`<style>
-        ${raw(inElement(s.customCss, 'style'))}
-      </style>`
-    }`;
-  const body = html`${s.logoUrl && html`<img class="logo" src="${s.logoUrl}" alt="" />`}
-    <h1>${s.title}</h1>
-    ${s.description && html`<p class="description">${s.description}</p>`}
-    <p id="countdown" class="countdown" aria-live="polite"></p>
-    <a
-      id="continue"
-      class="button"
-      href="${destination}"
-      rel="noopener noreferrer"
-      data-seconds="${s.unlockSeconds}"
-      data-auto="${s.autoRedirect ? 1 : 0}"
-      >Continue</a
-    >
-    ${s.secondaryButtonUrl && html`<a id="secondary" class="button secondary" href="${s.secondaryButtonUrl}" rel="noopener noreferrer">${s.secondaryButtonName || 'Learn more'}</a>`}`;
-  const after = html`${s.adsFooter && html`<div class="ads ads-footer">${raw(s.adsFooter)}</div>`}
-    <script nonce="${nonce}">
-      ${raw(COUNTDOWN)};
-    </script>
-    ${
-      s.customJs &&
-      html`<script>
-        ${raw(inElement(s.customJs, 'script'))};
-      </script>`
-    }`;
+  const refresh = `${s.unlockSeconds};url=${destination}`;
+  const head = markup`<meta name="description" content="${s.description ?? ''}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="${s.title}">
+${s.description && markup`<meta property="og:description" content="${s.description}">`}
+${s.opengraphUrl && markup`<meta property="og:image" content="${s.opengraphUrl}">`}
+${s.opengraphUrl && markup`<meta name="twitter:card" content="summary_large_image">`}
+${s.faviconUrl && markup`<link rel="icon" href="${s.faviconUrl}">`}
+${s.autoRedirect && markup`<noscript><meta http-equiv="refresh" content="${refresh}"></noscript>`}
+${s.customCss && markup`<style>${raw(inElement(s.customCss, 'style'))}</style>`}`;
+  const secondary =
+    s.secondaryButtonUrl &&
+    markup`<a id="secondary" class="button secondary" href="${s.secondaryButtonUrl}" rel="noopener noreferrer">${s.secondaryButtonName || 'Learn more'}</a>`;
+  const body = markup`${s.logoUrl && markup`<img class="logo" src="${s.logoUrl}" alt="">`}
+<h1>${s.title}</h1>
+${s.description && markup`<p class="description">${s.description}</p>`}
+<p id="countdown" class="countdown" aria-live="polite"></p>
+<a id="continue" class="button" href="${destination}" rel="noopener noreferrer" data-seconds="${s.unlockSeconds}" data-auto="${s.autoRedirect ? 1 : 0}">Continue</a>
+${secondary}`;
+  const after = markup`${s.adsFooter && markup`<div class="ads ads-footer">${raw(s.adsFooter)}</div>`}
+<script nonce="${nonce}">${raw(COUNTDOWN)}</script>
+${s.customJs && markup`<script>${raw(inElement(s.customJs, 'script'))}</script>`}`;
   return {
     html: layout({
       title: s.title,
       head,
       body,
-      before: s.adsHeader ? html`<div class="ads ads-header">${raw(s.adsHeader)}</div>` : undefined,
+      before: s.adsHeader
+        ? markup`<div class="ads ads-header">${raw(s.adsHeader)}</div>`
+        : undefined,
       after,
     }),
     headers: pageHeaders(splashPolicy(s, nonce, appOrigin)),
