@@ -14,11 +14,15 @@ const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'X-Robots-Tag': 'noindex',
 };
 
-/** Headers of the plain pages (404, 405, 429, password, sensitive): no script, not framable. */
+/**
+ * Headers of the plain pages (404, 405, 429, password, sensitive): no script, not framable. Their
+ * forms post to the link itself, which answers 303 to itself and then redirects to the destination:
+ * Chromium checks form-action along that whole redirect chain, so it must allow any http(s) URL.
+ */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...COMMON_HEADERS,
   'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'",
 };
 
 /** Headers of a page with its own Content-Security-Policy (the splash page). */
@@ -30,6 +34,7 @@ const STYLE = new SafeHtml(`*{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:1rem;padding:1rem;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f4f5f7;color:#1d2330}
 main{background:#fff;max-width:28rem;width:100%;padding:2rem;border-radius:12px;box-shadow:0 4px 24px rgba(0,0,0,.08);overflow-wrap:anywhere}
 h1{font-size:1.35rem;margin:0 0 .75rem}
+main>:last-child{margin-bottom:0}
 p{line-height:1.5;margin:0 0 1rem;color:#4a5163}
 label{display:block;font-weight:600;margin-bottom:.4rem}
 input[type=password]{width:100%;padding:.65rem;border:1px solid #c9ced8;border-radius:8px;font-size:1rem;margin-bottom:1rem}

@@ -50,9 +50,9 @@ const COUNTDOWN = `(function(){
 var b=document.getElementById('continue'),c=document.getElementById('countdown');
 var left=Number(b.getAttribute('data-seconds')),auto=b.getAttribute('data-auto')==='1',href=b.getAttribute('href');
 function open(){b.setAttribute('href',href);b.removeAttribute('aria-disabled');b.textContent='Continue';
-if(auto){c.textContent='Redirecting\\u2026';location.replace(href);}else{c.textContent='';}}
+if(c)c.textContent=auto?'Redirecting\\u2026':'';if(auto)location.replace(href);}
 function tick(){if(left<=0){open();return;}
-c.textContent=(auto?'Redirecting in ':'You can continue in ')+left+(left===1?' second':' seconds');left-=1;setTimeout(tick,1000);}
+if(c)c.textContent=(auto?'Redirecting in ':'You can continue in ')+left+(left===1?' second':' seconds');left-=1;setTimeout(tick,1000);}
 if(left>0){b.removeAttribute('href');b.setAttribute('aria-disabled','true');b.textContent='Please wait\\u2026';}
 tick();})();`;
 
@@ -120,7 +120,7 @@ ${s.customCss && markup`<style>${raw(inElement(s.customCss, 'style'))}</style>`}
   const body = markup`${s.logoUrl && markup`<img class="logo" src="${s.logoUrl}" alt="">`}
 <h1>${s.title}</h1>
 ${s.description && markup`<p class="description">${s.description}</p>`}
-<p id="countdown" class="countdown" aria-live="polite"></p>
+${s.unlockSeconds > 0 && markup`<p id="countdown" class="countdown" aria-live="polite"></p>`}
 <a id="continue" class="button" href="${destination}" rel="noopener noreferrer" data-seconds="${s.unlockSeconds}" data-auto="${s.autoRedirect ? 1 : 0}">Continue</a>
 ${secondary}`;
   const after = markup`${s.adsFooter && markup`<div class="ads ads-footer">${raw(s.adsFooter)}</div>`}
