@@ -18,7 +18,7 @@ export function raw(value: string): SafeHtml {
  * null, undefined and false render nothing. Escaping is the default, so forgetting is safe. (Not
  * named `html`: Prettier would reformat the templates, whitespace of raw CSS and JS included.)
  */
-export function markup(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+export function markup(strings: TemplateStringsArray, ...values: MarkupValue[]): SafeHtml {
   let out = strings[0];
   for (let i = 0; i < values.length; i += 1) {
     out += render(values[i]) + strings[i + 1];
@@ -26,7 +26,10 @@ export function markup(strings: TemplateStringsArray, ...values: unknown[]): Saf
   return new SafeHtml(out);
 }
 
-function render(value: unknown): string {
+/** What a template may interpolate: text, numbers, nested markup, lists, or nothing. */
+export type MarkupValue = SafeHtml | string | number | null | undefined | false | MarkupValue[];
+
+function render(value: MarkupValue): string {
   if (value instanceof SafeHtml) {
     return value.value;
   }
