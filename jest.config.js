@@ -20,7 +20,12 @@ const e2e = (db) => ({
   // does not depend on the database; once (on SQLite) is enough for both.
   testPathIgnorePatterns:
     db === 'postgres'
-      ? ['/node_modules/', 'boot\\.e2e-spec', 'signatures-browser\\.e2e-spec']
+      ? [
+          '/node_modules/',
+          'boot\\.e2e-spec',
+          'signatures-browser\\.e2e-spec',
+          'visitor-pages-browser\\.e2e-spec',
+        ]
       : ['/node_modules/'],
   setupFiles: [`<rootDir>/test/setup-${db}.ts`],
 });

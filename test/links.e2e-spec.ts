@@ -79,6 +79,7 @@ describe('Links API', () => {
         full_url: 'http://links.test/Spring-Sale_1',
         domain_id: 0,
         project_id: null,
+        splash_page_id: null,
         settings: defaultSettings(),
         clicks: 0,
         is_enabled: true,
@@ -131,6 +132,7 @@ describe('Links API', () => {
       full_url: 'http://links.test/all-settings',
       domain_id: 0,
       project_id: project.body.data.id,
+      splash_page_id: null,
       settings: {
         ...defaultSettings(),
         http_status_code: 301,

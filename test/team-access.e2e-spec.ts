@@ -165,6 +165,21 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ),
   'DELETE /v1/qr-codes/{id}': remove(async (fx, u) => del(`/v1/qr-codes/${await fx.qrCode(u)}`)),
 
+  'GET /v1/splash-pages': read(() => Promise.resolve(get('/v1/splash-pages'))),
+  'POST /v1/splash-pages': create(
+    () => Promise.resolve(post('/v1/splash-pages', { name: 'Made in team' })),
+    (id) => `/v1/splash-pages/${id}`,
+  ),
+  'GET /v1/splash-pages/{id}': read(async (fx, u) =>
+    get(`/v1/splash-pages/${await fx.splashPage(u)}`),
+  ),
+  'POST /v1/splash-pages/{id}': update(async (fx, u) =>
+    post(`/v1/splash-pages/${await fx.splashPage(u)}`, { name: 'Changed' }),
+  ),
+  'DELETE /v1/splash-pages/{id}': remove(async (fx, u) =>
+    del(`/v1/splash-pages/${await fx.splashPage(u)}`),
+  ),
+
   'GET /v1/teams': ownerOnly(200, () => Promise.resolve(get('/v1/teams'))),
   'POST /v1/teams': ownerOnly(201, () => Promise.resolve(post('/v1/teams', { name: 'New' }))),
   'GET /v1/teams/{id}': ownerOnly(200, async (fx, u) => get(`/v1/teams/${await fx.team(u)}`)),
@@ -231,6 +246,10 @@ class Fixtures {
 
   qrCode(user: TestUser): Promise<number> {
     return this.create(user, '/v1/qr-codes', { name: 'Fixture', type: 'text', text: 'Fixture' });
+  }
+
+  splashPage(user: TestUser): Promise<number> {
+    return this.create(user, '/v1/splash-pages', { name: 'Fixture' });
   }
 
   signature(user: TestUser): Promise<number> {

@@ -25,6 +25,7 @@ import { NotificationHandlersModule } from './notification-handlers/notification
 import { ProjectsModule } from './projects/projects.module';
 import { SignaturesModule } from './signatures/signatures.module';
 import { StatisticsModule } from './statistics/statistics.module';
+import { SplashPagesModule } from './splash-pages/splash-pages.module';
 import { TeamsModule } from './teams/teams.module';
 import { QrCodesModule } from './qr-codes/qr-codes.module';
 import { UsersModule } from './users/users.module';
@@ -66,6 +67,7 @@ export class AppModule {
         TeamsModule,
         QrCodesModule,
         StatisticsModule,
+        SplashPagesModule,
         ...extraModules,
       ],
       providers: [

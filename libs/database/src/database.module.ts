@@ -8,6 +8,7 @@ import { LinksRepository } from './links/links.repository';
 import { NotificationHandlersRepository } from './notification-handlers/notification-handlers.repository';
 import { ProjectsRepository } from './projects/projects.repository';
 import { SignaturesRepository } from './signatures/signatures.repository';
+import { SplashPagesRepository } from './splash-pages/splash-pages.repository';
 import { TeamMembersRepository } from './teams/team-members.repository';
 import { TeamsRepository } from './teams/teams.repository';
 import { QrCodesRepository } from './qr-codes/qr-codes.repository';
@@ -29,6 +30,7 @@ const REPOSITORIES = [
   TeamsRepository,
   TeamMembersRepository,
   QrCodesRepository,
+  SplashPagesRepository,
 ];
 
 /** The data source and every repository, available to all modules. */

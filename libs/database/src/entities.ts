@@ -2,6 +2,7 @@ import { DomainEntity } from './domains/domain.entity';
 import { LinkEntity } from './links/link.entity';
 import { NotificationHandlerEntity } from './notification-handlers/notification-handler.entity';
 import { ProjectEntity } from './projects/project.entity';
+import { SplashPageEntity } from './splash-pages/splash-page.entity';
 import { SignatureEntity } from './signatures/signature.entity';
 import { TeamMemberEntity } from './teams/team-member.entity';
 import { TeamEntity } from './teams/team.entity';
@@ -33,4 +34,5 @@ export const ENTITIES = [
   TeamEntity,
   TeamMemberEntity,
   QrCodeEntity,
+  SplashPageEntity,
 ];

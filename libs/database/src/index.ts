@@ -18,6 +18,8 @@ export * from './signatures/signature.entity';
 export * from './statistics/rollups';
 export * from './statistics/stat.entities';
 export * from './statistics/statistics.repository';
+export * from './splash-pages/splash-page.entity';
+export * from './splash-pages/splash-pages.repository';
 export * from './signatures/signatures.repository';
 export * from './teams/team-member.entity';
 export * from './teams/team-members.repository';

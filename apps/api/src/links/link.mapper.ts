@@ -12,6 +12,13 @@ export class LinkResponse {
   @ApiProperty({ example: 0, description: '0 = the main domain' }) domain_id!: number;
   @ApiProperty({ type: Number, nullable: true, example: null }) project_id!: number | null;
   @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description: 'The splash page visitors see first, or null',
+  })
+  splash_page_id!: number | null;
+  @ApiProperty({
     type: 'object',
     additionalProperties: true,
     description:
@@ -57,6 +64,7 @@ export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse 
     full_url: `${baseUrl}/${link.url}`,
     domain_id: link.domain_id,
     project_id: link.project_id,
+    splash_page_id: link.splash_page_id,
     settings: toSettingsResponse(parseLinkSettings(link.settings), link.password_hash !== null),
     clicks: link.clicks,
     is_enabled: link.is_enabled,

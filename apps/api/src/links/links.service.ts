@@ -23,6 +23,7 @@ import {
   LinksRepository,
   parseLinkSettings,
   ProjectsRepository,
+  SplashPagesRepository,
 } from '@app/database';
 import { isReservedAlias, randomAlias } from './alias';
 import { CreateLinkDto } from './dto/create-link.dto';
@@ -41,6 +42,7 @@ export class LinksService {
     private readonly links: LinksRepository,
     private readonly domains: DomainsRepository,
     private readonly projects: ProjectsRepository,
+    private readonly splashPages: SplashPagesRepository,
     private readonly events: EventEmitter2,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -67,6 +69,7 @@ export class LinksService {
     const problems: Problem[] = [];
     const domainId = await this.checkDomain(actor, dto.domain_id ?? 0, problems);
     const projectId = await this.checkProject(actor, dto.project_id, problems);
+    const splashPageId = await this.checkSplashPage(actor, dto.splash_page_id, problems);
     const settings = defaultLinkSettings();
     let location: string | null = null;
     if (type === 'walink') {
@@ -92,6 +95,7 @@ export class LinksService {
       user_id: actor.ownerId,
       project_id: projectId ?? null,
       domain_id: domainId,
+      splash_page_id: splashPageId ?? null,
       type,
       url: alias,
       location_url: location,
@@ -118,6 +122,10 @@ export class LinksService {
         : link.domain_id;
     if (dto.project_id !== undefined) {
       changes.project_id = (await this.checkProject(actor, dto.project_id, problems)) ?? null;
+    }
+    if (dto.splash_page_id !== undefined) {
+      changes.splash_page_id =
+        (await this.checkSplashPage(actor, dto.splash_page_id, problems)) ?? null;
     }
     const settings = parseLinkSettings(link.settings);
     if (link.type === 'walink') {
@@ -239,6 +247,24 @@ export class LinksService {
       });
     }
     return projectId;
+  }
+
+  private async checkSplashPage(
+    actor: Actor,
+    splashPageId: number | undefined,
+    problems: Problem[],
+  ): Promise<number | undefined> {
+    if (splashPageId === undefined || splashPageId === 0) {
+      return undefined;
+    }
+    if (!(await this.splashPages.findOwned(actor.ownerId, splashPageId))) {
+      problems.push({
+        title: 'splash_page_id is not one of your splash pages.',
+        field: 'splash_page_id',
+        code: 'invalid_reference',
+      });
+    }
+    return splashPageId;
   }
 
   private async checkAlias(

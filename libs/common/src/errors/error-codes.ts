@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   link_not_found: 404,
   domain_not_found: 404,
   qr_code_not_found: 404,
+  splash_page_not_found: 404,
   user_not_found: 404,
   api_key_not_found: 404,
   signature_not_found: 404,

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { ProjectEntity } from '../projects/project.entity';
+import { SplashPageEntity } from '../splash-pages/splash-page.entity';
 import { UserEntity } from '../users/user.entity';
 
 export const LINK_TYPES = ['link', 'walink', 'static'] as const;
@@ -34,6 +35,15 @@ export class LinkEntity {
 
   @Column({ type: Number, default: 0 })
   domain_id!: number;
+
+  /** The splash page visitors see before the destination; detached when the page is deleted. */
+  @Index()
+  @Column({ type: Number, nullable: true })
+  splash_page_id!: number | null;
+
+  @ManyToOne(() => SplashPageEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'splash_page_id' })
+  splash_page?: SplashPageEntity;
 
   @Column({ type: String, length: 16 })
   type!: LinkType;

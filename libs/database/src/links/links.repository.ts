@@ -11,6 +11,7 @@ export type LinkChanges = Partial<
     LinkEntity,
     | 'project_id'
     | 'domain_id'
+    | 'splash_page_id'
     | 'url'
     | 'location_url'
     | 'settings'

@@ -5,6 +5,7 @@ import { QrCodes1763900000000 as PostgresQrCodes } from './postgres/176390000000
 import { SignaturesNotifications1764000000000 as PostgresSignaturesNotifications } from './postgres/1764000000000-signatures-notifications';
 import { Teams1764100000000 as PostgresTeams } from './postgres/1764100000000-teams';
 import { StatisticsRollups1764200000000 as PostgresStatisticsRollups } from './postgres/1764200000000-statistics-rollups';
+import { SplashPages1764400000000 as PostgresSplashPages } from './postgres/1764400000000-splash-pages';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -12,6 +13,7 @@ import { QrCodes1763900000000 as SqliteQrCodes } from './sqlite/1763900000000-qr
 import { SignaturesNotifications1764000000000 as SqliteSignaturesNotifications } from './sqlite/1764000000000-signatures-notifications';
 import { Teams1764100000000 as SqliteTeams } from './sqlite/1764100000000-teams';
 import { StatisticsRollups1764200000000 as SqliteStatisticsRollups } from './sqlite/1764200000000-statistics-rollups';
+import { SplashPages1764400000000 as SqliteSplashPages } from './sqlite/1764400000000-splash-pages';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -22,6 +24,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteSignaturesNotifications,
   SqliteTeams,
   SqliteStatisticsRollups,
+  SqliteSplashPages,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -31,4 +34,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresSignaturesNotifications,
   PostgresTeams,
   PostgresStatisticsRollups,
+  PostgresSplashPages,
 ];

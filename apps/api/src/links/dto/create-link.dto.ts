@@ -76,6 +76,14 @@ export class CreateLinkDto {
   @IntRange(0, 2_147_483_647)
   project_id?: number;
 
+  @ApiPropertyOptional({
+    description: 'A splash page of yours shown before the destination; 0 or empty = none',
+  })
+  @Transform(({ value }: { value: unknown }) => (value === '' ? 0 : value))
+  @IsOptional()
+  @IntRange(0, 2_147_483_647)
+  splash_page_id?: number;
+
   @ApiPropertyOptional({ enum: [0, 1], default: 1 })
   @IsOptional()
   @IsFormBoolean()

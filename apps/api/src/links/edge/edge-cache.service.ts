@@ -7,11 +7,17 @@ import {
   type LinkChangedEvent,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DomainsRepository, LinksRepository } from '@app/database';
+import {
+  DomainsRepository,
+  LinkEntity,
+  LinksRepository,
+  SplashPagesRepository,
+} from '@app/database';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
 import { BoundedCache } from './bounded-cache';
 import { compileLink, EdgeLink } from './edge-link';
+import { compileSplash } from './splash-page';
 import { VisitRecorder } from './visit-recorder.service';
 
 /** A custom domain as the edge routes it. */
@@ -47,6 +53,7 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
   /** Bumped by every invalidation: a load that started before it must not fill the cache. */
   private epoch = 0;
   private subscriber: Redis | null = null;
+  private readonly appUrl: string;
 
   constructor(
     private readonly linksRepo: LinksRepository,
@@ -54,7 +61,9 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis | null,
     private readonly recorder: VisitRecorder,
+    private readonly splashPages: SplashPagesRepository,
   ) {
+    this.appUrl = config.appUrl;
     this.links = new BoundedCache(config.linkCacheSize);
     this.hosts = new BoundedCache(config.linkCacheSize);
   }
@@ -89,8 +98,8 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
       const epoch = this.epoch;
       load = this.linksRepo
         .findByAlias(domainId, alias)
-        .then((row) => {
-          const link = row ? compileLink(row) : null;
+        .then((row) => (row ? this.compile(row) : null))
+        .then((link) => {
           if (link) {
             // Visits counted but not yet written are not in the row's `clicks`.
             link.clicksSinceLoad = this.recorder.unflushed(link.id);
@@ -104,6 +113,15 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
       this.linkLoads.set(key, load);
     }
     return load;
+  }
+
+  /** A link with its splash page (the link owner's only: a page never shows on another's link). */
+  private async compile(row: LinkEntity): Promise<EdgeLink> {
+    const page =
+      row.splash_page_id === null
+        ? null
+        : await this.splashPages.findOwned(row.user_id, row.splash_page_id);
+    return compileLink(row, page ? compileSplash(page, this.appUrl) : null);
   }
 
   peekHost(host: string): EdgeDomain | null | undefined {

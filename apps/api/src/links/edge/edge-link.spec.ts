@@ -13,6 +13,7 @@ function link(
     user_id: 7,
     project_id: null,
     domain_id: 0,
+    splash_page_id: null,
     type: 'link',
     url: 'promo',
     location_url: 'https://example.com/landing',
@@ -95,6 +96,7 @@ describe(compileLink.name, () => {
       targetingType: null,
       targeting: [],
       rotationTotal: 0,
+      splash: null,
     });
   });
 
@@ -152,6 +154,7 @@ describe(compileLink.name, () => {
         { key: 'GB', value: 'https://gb.example.com/p?utm_source=src&utm_campaign=camp#f' },
       ],
       rotationTotal: 0,
+      splash: null,
     });
     expect([compiled.startMs, compiled.endMs]).toEqual([start.getTime(), end.getTime()]);
   });

@@ -6,6 +6,7 @@ import {
   TargetingRule,
   TargetingType,
 } from '@app/database';
+import type { EdgeSplash } from './splash-page';
 
 /** A link compiled for the visitor edge: everything a redirect needs, computed once per load. */
 export interface EdgeLink {
@@ -33,6 +34,8 @@ export interface EdgeLink {
   /** Rules with their destinations' UTM parameters applied; rotation keys are weights. */
   targeting: TargetingRule[];
   rotationTotal: number;
+  /** The splash page shown before the destination, or null. */
+  splash: EdgeSplash | null;
 }
 
 /** Adds the link's UTM values to a destination, keeping the destination's own parameters. */
@@ -70,7 +73,7 @@ export function withUtm(
   return `${base}?${[...parts, ...values.values()].join('&')}${hash}`;
 }
 
-export function compileLink(link: LinkEntity): EdgeLink {
+export function compileLink(link: LinkEntity, splash: EdgeSplash | null = null): EdgeLink {
   const settings = parseLinkSettings(link.settings);
   const targeting = settings.targeting.map((rule) => ({
     key: rule.key,
@@ -101,5 +104,6 @@ export function compileLink(link: LinkEntity): EdgeLink {
       settings.targeting_type === 'rotation'
         ? targeting.reduce((sum, rule) => sum + Number(rule.key), 0)
         : 0,
+    splash,
   };
 }

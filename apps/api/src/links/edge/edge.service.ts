@@ -17,6 +17,7 @@ import {
   tooManyAttemptsPage,
 } from './edge-pages';
 import { EDGE_SECRET } from './edge-secret';
+import { splashPage } from './splash-page';
 import { VisitorInfo } from './visitor-info';
 import { VisitRecorder } from './visit-recorder.service';
 
@@ -47,6 +48,8 @@ export class EdgeService {
   private readonly mainHost: string;
   private readonly trusted: BlockList | null;
   private readonly secureCookies: boolean;
+  /** Serves uploaded images (splash page logos) whatever host the visitor came by. */
+  private readonly appOrigin: string;
   private readonly attempts = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
@@ -59,6 +62,7 @@ export class EdgeService {
     const appUrl = new URL(config.appUrl);
     this.mainHost = appUrl.hostname.toLowerCase();
     this.secureCookies = appUrl.protocol === 'https:';
+    this.appOrigin = appUrl.origin;
     this.trusted = buildTrustedProxies(config.trustedProxies);
   }
 
@@ -155,6 +159,7 @@ export class EdgeService {
     }
   }
 
+  /** A link's gates, in order: password, sensitive content, splash page, then the destination. */
   private answer(
     route: Route,
     link: EdgeLink | null,
@@ -250,6 +255,12 @@ export class EdgeService {
         acceptLanguage: req.headers['accept-language'],
         query,
       });
+    }
+    if (link.splash !== null) {
+      // The visit is counted once, here: the page's continue button goes to the destination itself.
+      const splash = splashPage(link.splash, destination, this.appOrigin);
+      page(res, 200, splash.html, head, splash.headers);
+      return;
     }
     const permanent = link.statusCode === 301 || link.statusCode === 308;
     redirect(res, link.statusCode, destination, permanent ? PERMANENT_CACHE : TEMPORARY_CACHE);

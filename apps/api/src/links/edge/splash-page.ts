@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { SplashPageEntity, SPLASH_UPLOADS_PATH } from '@app/database';
+import { layout, pageHeaders } from './edge-pages';
+import { markup, raw } from './html';
+
+/** A splash page compiled for the edge (cached with the links that show it). */
+export interface EdgeSplash {
+  /** The page's title, or its name when it has none. */
+  title: string;
+  description: string | null;
+  logoUrl: string | null;
+  faviconUrl: string | null;
+  opengraphUrl: string | null;
+  secondaryButtonName: string | null;
+  secondaryButtonUrl: string | null;
+  customCss: string | null;
+  customJs: string | null;
+  adsHeader: string | null;
+  adsFooter: string | null;
+  unlockSeconds: number;
+  autoRedirect: boolean;
+}
+
+export function compileSplash(page: SplashPageEntity, appUrl: string): EdgeSplash {
+  const url = (name: string | null): string | null =>
+    name === null ? null : `${appUrl}/${SPLASH_UPLOADS_PATH}/${name}`;
+  const s = page.settings;
+  return {
+    title: page.title || page.name,
+    description: page.description,
+    logoUrl: url(page.logo),
+    faviconUrl: url(page.favicon),
+    opengraphUrl: url(page.opengraph),
+    secondaryButtonName: s.secondary_button_name,
+    secondaryButtonUrl: s.secondary_button_url,
+    customCss: s.custom_css,
+    customJs: s.custom_js,
+    adsHeader: s.ads_header,
+    adsFooter: s.ads_footer,
+    unlockSeconds: page.link_unlock_seconds,
+    autoRedirect: page.auto_redirect,
+  };
+}
+
+/**
+ * The countdown: locks the continue button (the server sends it usable, so that it works without
+ * JavaScript), counts down, then unlocks it or, with auto-redirect, follows it.
+ */
+const COUNTDOWN = `(function(){
+var b=document.getElementById('continue'),c=document.getElementById('countdown');
+var left=Number(b.getAttribute('data-seconds')),auto=b.getAttribute('data-auto')==='1',href=b.getAttribute('href');
+function open(){b.setAttribute('href',href);b.removeAttribute('aria-disabled');b.textContent='Continue';
+if(c)c.textContent=auto?'Redirecting\\u2026':'';if(auto)location.replace(href);}
+function tick(){if(left<=0){open();return;}
+if(c)c.textContent=(auto?'Redirecting in ':'You can continue in ')+left+(left===1?' second':' seconds');left-=1;setTimeout(tick,1000);}
+if(left>0){b.removeAttribute('href');b.setAttribute('aria-disabled','true');b.textContent='Please wait\\u2026';}
+tick();})();`;
+
+/**
+ * User code inside <style>/<script> must not close its own element early: `</style` and `</script`
+ * become `<\\/style`, `<\\/script` (the same text to the CSS and JS parsers).
+ */
+function inElement(code: string, tag: 'style' | 'script'): string {
+  const closed = code.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1');
+  return tag === 'script' ? closed.replace(/<!--/g, '<\\!--') : closed;
+}
+
+/**
+ * The Content-Security-Policy of a splash page. Without custom JS or ads it runs only our
+ * countdown (by nonce) and loads only its own images (plus https images and fonts when custom CSS
+ * asks for them). With custom JS or ads, which commonly load third-party scripts, frames and
+ * inline snippets without our nonce, it allows inline and https: scripts, frames and connections:
+ * the page owner chose to run that code on their own page; every other value stays escaped.
+ */
+export function splashPolicy(splash: EdgeSplash, nonce: string, appOrigin: string): string {
+  const thirdParty = Boolean(splash.customJs || splash.adsHeader || splash.adsFooter);
+  const external = thirdParty || Boolean(splash.customCss);
+  const directives = [
+    "default-src 'none'",
+    thirdParty ? "script-src 'unsafe-inline' https:" : `script-src 'nonce-${nonce}'`,
+    thirdParty ? "style-src 'unsafe-inline' https:" : "style-src 'unsafe-inline'",
+    `img-src ${appOrigin} data:${external ? ' https:' : ''}`,
+    external && 'font-src https: data:',
+    thirdParty && 'connect-src https:',
+    thirdParty && 'frame-src https:',
+    thirdParty && 'media-src https:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ];
+  return directives.filter(Boolean).join('; ');
+}
+
+export interface RenderedSplash {
+  html: string;
+  headers: Record<string, string>;
+}
+
+/** The splash page in front of `destination`; `appOrigin` serves the uploaded images. */
+export function splashPage(
+  splash: EdgeSplash,
+  destination: string,
+  appOrigin: string,
+): RenderedSplash {
+  const nonce = randomBytes(16).toString('base64');
+  const s = splash;
+  const refresh = `${s.unlockSeconds};url=${destination}`;
+  const head = markup`<meta name="description" content="${s.description ?? ''}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="${s.title}">
+${s.description && markup`<meta property="og:description" content="${s.description}">`}
+${s.opengraphUrl && markup`<meta property="og:image" content="${s.opengraphUrl}">`}
+${s.opengraphUrl && markup`<meta name="twitter:card" content="summary_large_image">`}
+${s.faviconUrl && markup`<link rel="icon" href="${s.faviconUrl}">`}
+${s.autoRedirect && markup`<noscript><meta http-equiv="refresh" content="${refresh}"></noscript>`}
+${s.customCss && markup`<style>${raw(inElement(s.customCss, 'style'))}</style>`}`;
+  const secondary =
+    s.secondaryButtonUrl &&
+    markup`<a id="secondary" class="button secondary" href="${s.secondaryButtonUrl}" rel="noopener noreferrer">${s.secondaryButtonName || 'Learn more'}</a>`;
+  const body = markup`${s.logoUrl && markup`<img class="logo" src="${s.logoUrl}" alt="">`}
+<h1>${s.title}</h1>
+${s.description && markup`<p class="description">${s.description}</p>`}
+${s.unlockSeconds > 0 && markup`<p id="countdown" class="countdown" aria-live="polite"></p>`}
+<a id="continue" class="button" href="${destination}" rel="noopener noreferrer" data-seconds="${s.unlockSeconds}" data-auto="${s.autoRedirect ? 1 : 0}">Continue</a>
+${secondary}`;
+  const after = markup`${s.adsFooter && markup`<div class="ads ads-footer">${raw(s.adsFooter)}</div>`}
+<script nonce="${nonce}">${raw(COUNTDOWN)}</script>
+${s.customJs && markup`<script>${raw(inElement(s.customJs, 'script'))}</script>`}`;
+  return {
+    html: layout({
+      title: s.title,
+      head,
+      body,
+      before: s.adsHeader
+        ? markup`<div class="ads ads-header">${raw(s.adsHeader)}</div>`
+        : undefined,
+      after,
+    }),
+    headers: pageHeaders(splashPolicy(s, nonce, appOrigin)),
+  };
+}

@@ -1,0 +1,78 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError, UploadedFile } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { SPLASH_UPLOADS_PATH } from '@app/database';
+import sharp from 'sharp';
+
+/** The image fields of a splash page, each with the largest side it is stored at. */
+export const SPLASH_IMAGES = { logo: 512, favicon: 128, opengraph: 1200 } as const;
+export type SplashImage = keyof typeof SPLASH_IMAGES;
+export const SPLASH_IMAGE_FIELDS = Object.keys(SPLASH_IMAGES) as SplashImage[];
+
+/** Uploads are at most this big, in bytes and in pixels. */
+export const MAX_SPLASH_IMAGE_BYTES = 2 * 1024 * 1024;
+const MAX_INPUT_PIXELS = 4096 * 4096;
+const ACCEPTED = new Set(['png', 'jpeg', 'webp', 'gif', 'svg']);
+const STORED_NAME = /^[0-9a-f]{40}\.png$/;
+
+/** Images of splash pages under `${DATA_DIR}/uploads/splash-pages`, served at that path. */
+@Injectable()
+export class SplashFiles {
+  private readonly dir: string;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.dir = join(config.dataDir, SPLASH_UPLOADS_PATH);
+  }
+
+  url(name: string | null): string | null {
+    return name === null ? null : `${this.config.appUrl}/${SPLASH_UPLOADS_PATH}/${name}`;
+  }
+
+  /**
+   * Checks an upload by its content (not its name or declared type) and re-encodes it as a PNG no
+   * larger than the field needs. SVG is rasterized, so no script of an upload reaches a browser.
+   */
+  async normalize(field: SplashImage, file: UploadedFile): Promise<Buffer> {
+    const bad = (): AppError =>
+      new AppError(
+        'validation_failed',
+        `${field} must be a PNG, JPEG, WebP, GIF or SVG image.`,
+        field,
+      );
+    try {
+      const image = sharp(file.buffer, { limitInputPixels: MAX_INPUT_PIXELS, density: 144 });
+      const meta = await image.metadata();
+      if (!meta.format || !ACCEPTED.has(meta.format)) {
+        throw bad();
+      }
+      const side = SPLASH_IMAGES[field];
+      return await image
+        .rotate()
+        .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+        .png()
+        .toBuffer();
+    } catch (e) {
+      throw e instanceof AppError ? e : bad();
+    }
+  }
+
+  /** A new name per write (content hash and salt): two pages never share a file. */
+  async write(content: Buffer): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const hash = createHash('sha256').update(content).update(randomBytes(16)).digest('hex');
+    const name = `${hash.slice(0, 40)}.png`;
+    await writeFile(join(this.dir, name), content, { flag: 'wx' });
+    return name;
+  }
+
+  async remove(names: Array<string | null>): Promise<void> {
+    await Promise.all(
+      names
+        .filter((n): n is string => n !== null && STORED_NAME.test(n))
+        .map((n) => rm(join(this.dir, n), { force: true })),
+    );
+  }
+}

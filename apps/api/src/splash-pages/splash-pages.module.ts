@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { SplashFiles } from './splash-files';
+import { SplashPagesController } from './splash-pages.controller';
+import { SplashPagesService } from './splash-pages.service';
+
+@Module({
+  controllers: [SplashPagesController],
+  providers: [SplashPagesService, SplashFiles],
+  exports: [SplashPagesService, SplashFiles],
+})
+export class SplashPagesModule {}
