@@ -1,4 +1,5 @@
 import {
+  revertLastMigration,
   runMigrations,
   StatisticsRepository,
   VisitsRepository,
@@ -528,7 +529,7 @@ describe('Statistics', () => {
           (m) => m.name,
         );
       while ((await applied()).includes('StatisticsRollups1764200000000')) {
-        await t.dataSource.undoLastMigration({ transaction: 'each' });
+        await revertLastMigration(t.dataSource);
       }
       await runMigrations(t.dataSource);
       expect(await applied()).toContain('StatisticsRollups1764200000000');

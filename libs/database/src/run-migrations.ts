@@ -23,3 +23,23 @@ export async function runMigrations(dataSource: DataSource): Promise<Migration[]
     await runner.release();
   }
 }
+
+/**
+ * Reverts the last applied migration. On SQLite, foreign keys are switched off around it: TypeORM
+ * opens the revert's transaction before its own switch, where SQLite ignores it, so a `down` that
+ * rebuilds a table (SQLite's way to change constraints) would cascade-delete the rows that refer
+ * to it, e.g. every visit of every link.
+ */
+export async function revertLastMigration(dataSource: DataSource): Promise<void> {
+  const sqlite = dataSource.options.type !== 'postgres';
+  if (sqlite) {
+    await dataSource.query('PRAGMA foreign_keys = OFF');
+  }
+  try {
+    await dataSource.undoLastMigration({ transaction: 'each' });
+  } finally {
+    if (sqlite) {
+      await dataSource.query('PRAGMA foreign_keys = ON');
+    }
+  }
+}
