@@ -1,4 +1,4 @@
-import { runMigrations } from '@app/database';
+import { revertLastMigration, runMigrations } from '@app/database';
 import { createTestApp, currentTestDb, TestApp } from '@app/testing';
 
 describe('Migrations and entities', () => {
@@ -21,7 +21,7 @@ describe('Migrations and entities', () => {
     const applied = (await t.dataSource.query('SELECT name FROM migrations')).length;
     expect(applied).toBeGreaterThan(0);
     for (let i = 0; i < applied; i += 1) {
-      await t.dataSource.undoLastMigration({ transaction: 'each' });
+      await revertLastMigration(t.dataSource);
     }
     expect(await t.dataSource.query('SELECT name FROM migrations')).toEqual([]);
     const runner = t.dataSource.createQueryRunner();

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { ApiKeysService, UsersService } from '@app/auth';
 import { AppError, formatDateTime, parseDateTime } from '@app/common';
-import { ApiKeyEntity, runMigrations, UserEntity } from '@app/database';
+import { ApiKeyEntity, revertLastMigration, runMigrations, UserEntity } from '@app/database';
 import { DataSource } from 'typeorm';
 
 export type Options = Record<string, string | boolean | undefined>;
@@ -161,7 +161,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(app) {
       const dataSource = app.get(DataSource);
       const before = await dataSource.query<unknown[]>('SELECT id FROM migrations');
-      await dataSource.undoLastMigration({ transaction: 'each' });
+      await revertLastMigration(dataSource);
       const after = await dataSource.query<unknown[]>('SELECT id FROM migrations');
       return { reverted: before.length - after.length };
     },
