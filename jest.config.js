@@ -1,8 +1,8 @@
 // Three projects: fast unit tests, and the same end-to-end suites on SQLite and on PostgreSQL.
 const moduleNameMapper = {
-  '^@app/(auth|common|config|database|notifications|qr|redis|signatures|testing)$':
+  '^@app/(auth|common|config|database|notifications|qr|redis|signatures|storage|testing)$':
     '<rootDir>/libs/$1/src',
-  '^@app/(auth|common|config|database|notifications|qr|redis|signatures|testing)/(.*)$':
+  '^@app/(auth|common|config|database|notifications|qr|redis|signatures|storage|testing)/(.*)$':
     '<rootDir>/libs/$1/src/$2',
 };
 const base = {
@@ -20,7 +20,12 @@ const e2e = (db) => ({
   // does not depend on the database; once (on SQLite) is enough for both.
   testPathIgnorePatterns:
     db === 'postgres'
-      ? ['/node_modules/', 'boot\\.e2e-spec', 'signatures-browser\\.e2e-spec']
+      ? [
+          '/node_modules/',
+          'boot\\.e2e-spec',
+          'signatures-browser\\.e2e-spec',
+          'static-sites-browser\\.e2e-spec',
+        ]
       : ['/node_modules/'],
   setupFiles: [`<rootDir>/test/setup-${db}.ts`],
 });

@@ -43,6 +43,7 @@ describe(loadConfig.name, () => {
       linkCacheSize: 100_000,
       dnsServers: null,
       notifications: NOTIFICATIONS_DEFAULTS,
+      staticSites: { maxUploadBytes: 20_971_520, maxBytes: 52_428_800, maxFiles: 1000 },
     });
   });
 
@@ -65,6 +66,9 @@ describe(loadConfig.name, () => {
         TRUSTED_PROXIES: ' 10.0.0.1, 172.16.0.0/12 ,fd00::/8',
         LINK_CACHE_SIZE: '5000',
         DNS_SERVERS: ' 1.1.1.1, 127.0.0.1:5353 ',
+        STATIC_MAX_UPLOAD_BYTES: '1048576',
+        STATIC_MAX_BYTES: '2097152',
+        STATIC_MAX_FILES: '50',
       }),
     ).toEqual({
       port: 8080,
@@ -80,6 +84,7 @@ describe(loadConfig.name, () => {
       linkCacheSize: 5000,
       dnsServers: ['1.1.1.1', '127.0.0.1:5353'],
       notifications: NOTIFICATIONS_DEFAULTS,
+      staticSites: { maxUploadBytes: 1_048_576, maxBytes: 2_097_152, maxFiles: 50 },
     });
   });
 
@@ -167,6 +172,12 @@ describe(loadConfig.name, () => {
       'LINK_CACHE_SIZE',
       '10',
       'LINK_CACHE_SIZE must be a whole number from 100 to 10000000 (got "10")',
+    ],
+    ['STATIC_MAX_FILES', '0', 'STATIC_MAX_FILES must be a whole number from 1 to 100000 (got "0")'],
+    [
+      'STATIC_MAX_BYTES',
+      '10MB',
+      'STATIC_MAX_BYTES must be a whole number from 1024 to 4294967296 (got "10MB")',
     ],
     ...['dns.example.com', '1.1.1.1:0', '1.1.1.1:70000', '1.1.1.1,', '::1:53x', '300.1.1.1'].map(
       (value) => [

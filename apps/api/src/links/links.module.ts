@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { LinksController } from './links.controller';
 import { LinksService } from './links.service';
+import { StaticSites } from './static/static-sites.service';
 
 @Module({
   controllers: [LinksController],
-  providers: [LinksService],
+  providers: [LinksService, StaticSites],
   exports: [LinksService],
 })
 export class LinksModule {}
