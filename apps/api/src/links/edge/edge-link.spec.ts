@@ -95,6 +95,7 @@ describe(compileLink.name, () => {
       targetingType: null,
       targeting: [],
       rotationTotal: 0,
+      site: null,
     });
   });
 
@@ -152,6 +153,7 @@ describe(compileLink.name, () => {
         { key: 'GB', value: 'https://gb.example.com/p?utm_source=src&utm_campaign=camp#f' },
       ],
       rotationTotal: 0,
+      site: null,
     });
     expect([compiled.startMs, compiled.endMs]).toEqual([start.getTime(), end.getTime()]);
   });

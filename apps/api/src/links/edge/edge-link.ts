@@ -6,6 +6,7 @@ import {
   TargetingRule,
   TargetingType,
 } from '@app/database';
+import type { SiteRef } from '@app/storage';
 
 /** A link compiled for the visitor edge: everything a redirect needs, computed once per load. */
 export interface EdgeLink {
@@ -33,6 +34,8 @@ export interface EdgeLink {
   /** Rules with their destinations' UTM parameters applied; rotation keys are weights. */
   targeting: TargetingRule[];
   rotationTotal: number;
+  /** static links: the published version of the site; null for other types. */
+  site: SiteRef | null;
 }
 
 /** Adds the link's UTM values to a destination, keeping the destination's own parameters. */
@@ -101,5 +104,8 @@ export function compileLink(link: LinkEntity): EdgeLink {
       settings.targeting_type === 'rotation'
         ? targeting.reduce((sum, rule) => sum + Number(rule.key), 0)
         : 0,
+    site: settings.static_site
+      ? { siteId: settings.static_site.folder, version: settings.static_site.version }
+      : null,
   };
 }

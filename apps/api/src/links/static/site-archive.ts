@@ -197,6 +197,8 @@ export async function unpackZip(
       source.on('error', (err: Error) =>
         guard.destroy(err instanceof AppError ? err : translate(err)),
       );
+      // The error may come before the draft's pipeline listens; it reads it from the stream then.
+      guard.on('error', () => undefined);
       const relative = path.slice(root.length);
       try {
         bytes += await draft.write(relative, source.pipe(guard), limits.maxBytes - bytes);
