@@ -43,14 +43,8 @@ export function toSettingsResponse(
   settings: LinkSettings,
   hasPassword: boolean,
 ): Record<string, unknown> {
-  const {
-    targeting,
-    targeting_type,
-    phone_number,
-    message,
-    static_site: _site,
-    ...rest
-  } = settings;
+  const { targeting, targeting_type, phone_number, message, ...rest } = settings;
+  delete rest.static_site;
   const out: Record<string, unknown> = {
     ...rest,
     password: hasPassword,

@@ -47,7 +47,7 @@ export function sitePath(rest: string): string[] | null {
     } catch {
       return null;
     }
-    if (decoded === '.' || decoded === '..' || /[\\\u0000]/.test(decoded)) {
+    if (decoded === '.' || decoded === '..' || decoded.includes('\\') || decoded.includes('\0')) {
       return null;
     }
     if (decoded === '' && i !== raw.length - 1) {

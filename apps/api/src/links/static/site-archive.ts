@@ -109,7 +109,7 @@ async function planEntries(
         }
         zip.readEntry();
       } catch (error) {
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
     zip.readEntry();

@@ -1,3 +1,5 @@
+import { hasControlCharacter } from '@app/storage';
+
 /** File types a static site may contain; anything else in an archive is skipped. */
 export const SITE_EXTENSIONS: ReadonlySet<string> = new Set([
   // documents and data
@@ -58,7 +60,8 @@ export function classifyEntryName(name: string): EntryVerdict {
     name.length > MAX_ENTRY_NAME ||
     name.startsWith('/') ||
     /^[A-Za-z]:/.test(name) ||
-    /[\\\u0000-\u001f\u007f]/.test(name)
+    name.includes('\\') ||
+    hasControlCharacter(name)
   ) {
     return { kind: 'reject' };
   }
