@@ -1,6 +1,7 @@
-import { createTestApp, TestApp, TestUser, writeZip } from '@app/testing';
+import { createTestApp, insertDomain, TestApp, TestUser, writeZip } from '@app/testing';
 import { deflateRawSync } from 'node:zlib';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+import { SiteSweeper, SWEEP_GRACE_MS } from '../apps/api/src/links/static/site-sweeper.service';
 import { demoSite, storedSiteFiles } from './support/static-sites';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -386,6 +387,35 @@ describe('Static sites', () => {
         storedSiteFiles(t.config.dataDir).filter((p) => p.startsWith(`sites/${folder}/`)),
       ).toEqual([]);
       expect((await t.http.get('/replace-me/')).status).toBe(404);
+    });
+
+    it('sweeps the files of sites whose links went with their domain, and keeps the others', async () => {
+      const domainId = await insertDomain(t, owner.id, 'sites.example.com');
+      const onDomain = await create(
+        { name: 'On a domain', domain_id: String(domainId) },
+        { name: 'a.html', data: '<p>domain' },
+      );
+      expect(onDomain.status).toBe(201);
+      const gone = (onDomain.body as { data: { additional: { static_folder: string } } }).data
+        .additional.static_folder;
+      const kept = await create({ name: 'Kept' }, { name: 'a.html', data: '<p>kept' });
+      const keptFolder = (kept.body as { data: { additional: { static_folder: string } } }).data
+        .additional.static_folder;
+      const deleted = await t.http
+        .delete(`/v1/domains/${domainId}`)
+        .set('Authorization', owner.auth);
+      expect(deleted.status).toBe(200);
+      const siteFiles = (folder: string) =>
+        storedSiteFiles(t.config.dataDir).filter((p) => p.startsWith(`sites/${folder}/`));
+      expect(siteFiles(gone)).toHaveLength(1);
+
+      const sweeper = t.app.get(SiteSweeper);
+      await sweeper.sweep(Date.now() + SWEEP_GRACE_MS - 60_000); // too young to be swept
+      expect(siteFiles(gone)).toHaveLength(1);
+      expect(await sweeper.sweep(Date.now() + SWEEP_GRACE_MS + 60_000)).toBeGreaterThanOrEqual(1);
+      expect(siteFiles(gone)).toEqual([]);
+      expect(siteFiles(keptFolder)).toHaveLength(1);
+      expect(storedSiteFiles(t.config.dataDir).filter((p) => p.includes('.draft-'))).toEqual([]);
     });
 
     it("answers 404 for another user's static link and writes nothing", async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,7 @@ import {
   sitePathSegments,
   SiteRef,
   SiteStorage,
+  StoredSite,
 } from './site-storage';
 
 const DRAFT_PREFIX = '.draft-';
@@ -137,6 +138,34 @@ export class LocalSiteStorage extends SiteStorage {
     await rm(join(this.root, siteId), { recursive: true, force: true });
   }
 
+  async listSites(): Promise<StoredSite[]> {
+    const sites: StoredSite[] = [];
+    for (const siteId of await listDirectories(this.root)) {
+      if (!isStorageId(siteId)) continue;
+      const versions: StoredSite['versions'] = [];
+      for (const name of await listDirectories(join(this.root, siteId))) {
+        const draft = name.startsWith(DRAFT_PREFIX);
+        const version = draft ? name.slice(DRAFT_PREFIX.length) : name;
+        if (!isStorageId(version)) continue;
+        const info = await lstat(join(this.root, siteId, name));
+        versions.push({ version, draft, modified: info.mtime });
+      }
+      sites.push({ siteId, versions });
+    }
+    return sites;
+  }
+
+  /** Removes an unpublished draft left by a process that stopped while writing it. */
+  async removeDraft(site: SiteRef): Promise<void> {
+    this.checkId(site.siteId);
+    this.checkId(site.version);
+    await rm(join(this.root, site.siteId, `${DRAFT_PREFIX}${site.version}`), {
+      recursive: true,
+      force: true,
+    });
+    await this.removeIfEmpty(join(this.root, site.siteId));
+  }
+
   private locate(site: SiteRef, path: string): string | null {
     if (!isStorageId(site.siteId) || !isStorageId(site.version)) {
       return null;
@@ -174,6 +203,16 @@ function resolveInside(base: string, path: string): string {
     throw new InvalidSitePathError(path);
   }
   return target;
+}
+
+async function listDirectories(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
 }
 
 function isMissing(error: unknown): boolean {

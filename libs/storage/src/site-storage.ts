@@ -45,6 +45,15 @@ export abstract class SiteStorage {
   abstract open(site: SiteRef, path: string): Promise<SiteFile | null>;
   abstract removeVersion(site: SiteRef): Promise<void>;
   abstract removeSite(siteId: string): Promise<void>;
+  abstract removeDraft(site: SiteRef): Promise<void>;
+  /** Every stored site with its versions (drafts included), for sweeping orphans. */
+  abstract listSites(): Promise<StoredSite[]>;
+}
+
+export interface StoredSite {
+  siteId: string;
+  /** Published versions and unpublished drafts, each with when it was last changed. */
+  versions: Array<{ version: string; draft: boolean; modified: Date }>;
 }
 
 export class InvalidSitePathError extends Error {
