@@ -1,4 +1,5 @@
 import { createTestApp, insertDomain, TestApp, TestUser, writeZip } from '@app/testing';
+import { LinksRepository } from '@app/database';
 import { deflateRawSync } from 'node:zlib';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 import { SiteSweeper, SWEEP_GRACE_MS } from '../apps/api/src/links/static/site-sweeper.service';
@@ -418,6 +419,31 @@ describe('Static sites', () => {
       expect(storedSiteFiles(t.config.dataDir).filter((p) => p.includes('.draft-'))).toEqual([]);
     });
 
+    it('removes the new files when the database write fails, on create and on replace', async () => {
+      const repo = t.app.get(LinksRepository);
+      const insert = jest.spyOn(repo, 'insert').mockRejectedValueOnce(new Error('database down'));
+      const failed = await refused(() =>
+        create({ name: 'Unlucky' }, { name: 'a.html', data: '<p>unlucky' }),
+      );
+      insert.mockRestore();
+      expect(failed.status).toBe(500);
+
+      const created = await create(
+        { name: 'Lucky', url: 'lucky-site' },
+        { name: 'a.html', data: '<p>first' },
+      );
+      const { id } = (created.body as { data: { id: number } }).data;
+      const update = jest
+        .spyOn(repo, 'updateOwned')
+        .mockRejectedValueOnce(new Error('database down'));
+      const replaced = await refused(() =>
+        upload(`/v1/links/${id}`, {}, { name: 'b.html', data: '<p>second' }),
+      );
+      update.mockRestore();
+      expect(replaced.status).toBe(500);
+      expect((await t.http.get('/lucky-site/')).text).toBe('<p>first');
+    });
+
     it("answers 404 for another user's static link and writes nothing", async () => {
       const created = await create({ name: 'Mine' }, { name: 'a.html', data: '<p>mine' });
       const { id } = (created.body as { data: { id: number } }).data;
@@ -588,6 +614,20 @@ describe('Static sites', () => {
       );
     });
 
+    it('refuses a name no file system can store', async () => {
+      const name = `${'é'.repeat(200)}.css`;
+      const res = await refused(() =>
+        create({ name: 'Long' }, { name: 'l.zip', data: site([{ name, data: 'a{}' }]) }),
+      );
+      expect(res).toEqual(
+        problem(
+          400,
+          `file has an entry whose name is too long to store (${JSON.stringify(name).slice(0, 117)}...).`,
+          'archive_rejected',
+        ),
+      );
+    });
+
     it('refuses the same file twice', async () => {
       const res = await refused(() =>
         create({ name: 'Twice' }, { name: 't.zip', data: site([{ name: 'A.css', data: 'b{}' }]) }),
@@ -664,6 +704,30 @@ describe('Static sites', () => {
         .get('/served/css/site.css')
         .set('If-Modified-Since', 'Thu, 01 Jan 1970 00:00:00 GMT');
       expect(older.status).toBe(200);
+    });
+
+    it('answers byte ranges for media players', async () => {
+      const etag = String((await t.http.get('/served/css/site.css')).headers.etag);
+      const part = await t.http.get('/served/css/site.css').set('Range', 'bytes=0-3');
+      expect([part.status, part.text, part.headers['content-range']]).toEqual([
+        206,
+        'h1 {',
+        'bytes 0-3/31',
+      ]);
+      const tail = await t.http.get('/served/css/site.css').set('Range', 'bytes=-2');
+      expect([tail.status, tail.text]).toEqual([206, '}\n']);
+      const matching = await t.http
+        .get('/served/css/site.css')
+        .set('Range', 'bytes=4-')
+        .set('If-Range', etag);
+      expect([matching.status, matching.text]).toEqual([206, ' color: rgb(12, 34, 56); }\n']);
+      const stale = await t.http
+        .get('/served/css/site.css')
+        .set('Range', 'bytes=0-3')
+        .set('If-Range', '"old"');
+      expect([stale.status, stale.text.length]).toEqual([200, 31]);
+      const outside = await t.http.get('/served/css/site.css').set('Range', 'bytes=100-');
+      expect([outside.status, outside.headers['content-range']]).toEqual([416, 'bytes */31']);
     });
 
     it('answers 404 pages for missing files, skipped files and traversal attempts', async () => {

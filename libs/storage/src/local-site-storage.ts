@@ -121,7 +121,7 @@ export class LocalSiteStorage extends SiteStorage {
     return {
       size: info.size,
       mtime: info.mtime,
-      stream: () => fileHandle.createReadStream({ autoClose: true }),
+      stream: (range) => fileHandle.createReadStream({ autoClose: true, ...range }),
       close: () => fileHandle.close(),
     };
   }

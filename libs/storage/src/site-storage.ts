@@ -16,7 +16,8 @@ export interface SiteEntry {
 export interface SiteFile {
   size: number;
   mtime: Date;
-  stream(): Readable;
+  /** The whole file, or the bytes from `start` to `end` inclusive. */
+  stream(range?: { start: number; end: number }): Readable;
   close(): Promise<void>;
 }
 
@@ -71,6 +72,7 @@ export class SiteFileTooLargeError extends Error {
   }
 }
 
+/** Bytes of one name: what file systems allow. */
 const SEGMENT_MAX = 255;
 const PATH_MAX = 1024;
 const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -87,7 +89,7 @@ export function sitePathSegments(path: string): string[] | null {
   for (const segment of segments) {
     if (
       segment.length === 0 ||
-      segment.length > SEGMENT_MAX ||
+      Buffer.byteLength(segment) > SEGMENT_MAX ||
       segment.startsWith('.') ||
       /[\\:]/.test(segment) ||
       hasControlCharacter(segment)

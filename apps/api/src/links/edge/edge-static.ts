@@ -79,6 +79,41 @@ export function isNotModified(req: IncomingMessage, etag: string, mtime: Date): 
   return false;
 }
 
+/**
+ * One byte range of a GET (media players seek with these), null to send the whole file: no
+ * Range, several ranges, or an If-Range that no longer matches.
+ */
+export function requestedRange(
+  req: IncomingMessage,
+  etag: string,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  const header = req.headers.range;
+  const ifRange = req.headers['if-range'];
+  if (req.method !== 'GET' || header === undefined || (ifRange !== undefined && ifRange !== etag)) {
+    return null;
+  }
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) {
+    return null;
+  }
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(size - suffix, 0);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) {
+    return 'unsatisfiable';
+  }
+  return { start, end };
+}
+
 /** Reads the files of static sites for the visitor edge, through SiteStorage only. */
 @Injectable()
 export class StaticFiles {
@@ -141,14 +176,26 @@ export class StaticFiles {
     }
     headers['Content-Type'] =
       contentType(path.slice(path.lastIndexOf('/') + 1)) || 'application/octet-stream';
-    headers['Content-Length'] = file.size;
-    res.writeHead(200, headers);
+    headers['Accept-Ranges'] = 'bytes';
+    const range = requestedRange(req, etag, file.size);
+    if (range === 'unsatisfiable') {
+      await file.close();
+      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${file.size}` });
+      res.end();
+      return 416;
+    }
+    const status = range === null ? 200 : 206;
+    if (range !== null) {
+      headers['Content-Range'] = `bytes ${range.start}-${range.end}/${file.size}`;
+    }
+    headers['Content-Length'] = range === null ? file.size : range.end - range.start + 1;
+    res.writeHead(status, headers);
     if (req.method === 'HEAD') {
       await file.close();
       res.end();
-      return 200;
+      return status;
     }
-    await pipeline(file.stream(), res);
-    return 200;
+    await pipeline(file.stream(range ?? undefined), res);
+    return status;
   }
 }

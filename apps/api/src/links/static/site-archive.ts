@@ -2,7 +2,7 @@ import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { AppError } from '@app/common';
 import type { SiteDraft } from '@app/storage';
-import { SiteFileTooLargeError } from '@app/storage';
+import { InvalidSitePathError, SiteFileTooLargeError } from '@app/storage';
 import * as yauzl from 'yauzl';
 import { classifyEntryName, isSymlinkEntry, siteRoot } from './site-files';
 
@@ -80,6 +80,11 @@ async function planEntries(
     zip.on('entry', (entry: yauzl.Entry) => {
       try {
         const verdict = classifyEntryName(entry.fileName);
+        if (verdict.kind === 'reject' && verdict.reason === 'unstorable') {
+          throw bad(
+            `file has an entry whose name is too long to store (${shorten(JSON.stringify(entry.fileName))}).`,
+          );
+        }
         if (verdict.kind === 'reject') {
           throw bad(
             `file has an entry whose path leaves the site folder (${shorten(JSON.stringify(entry.fileName))}).`,
@@ -171,6 +176,23 @@ function inflationGuard(budget: number, compressedSize: number): Transform {
   });
 }
 
+/** A failed entry write in the API's words; file-system faults stay 500s. */
+function writeError(error: unknown, path: string, limits: SiteLimits): unknown {
+  if (error instanceof SiteFileTooLargeError) {
+    return tooLarge(
+      `file unpacks to more than ${limits.maxBytes} bytes; that is the most a site may have.`,
+    );
+  }
+  if (error instanceof InvalidSitePathError) {
+    // The name checks above should make this unreachable; the storage checks again regardless.
+    return bad(`file has an entry whose name cannot be stored (${shorten(JSON.stringify(path))}).`);
+  }
+  if (error instanceof AppError || !(error instanceof Error) || 'code' in error) {
+    return error;
+  }
+  return translate(error);
+}
+
 /**
  * Unpacks a .zip into a draft, streaming one entry at a time. The root folder is chosen before
  * anything is written; the caller discards the draft when this throws.
@@ -204,15 +226,7 @@ export async function unpackZip(
         bytes += await draft.write(relative, source.pipe(guard), limits.maxBytes - bytes);
       } catch (error) {
         source.destroy();
-        throw error instanceof SiteFileTooLargeError
-          ? tooLarge(
-              `file unpacks to more than ${limits.maxBytes} bytes; that is the most a site may have.`,
-            )
-          : error instanceof AppError
-            ? error
-            : error instanceof Error && !('code' in error)
-              ? translate(error)
-              : error;
+        throw writeError(error, relative, limits);
       }
       files.push(relative);
     }

@@ -44,10 +44,19 @@ export const SITE_EXTENSIONS: ReadonlySet<string> = new Set([
   'vtt',
 ]);
 
+/** Names of files and folders longer than this (UTF-8 bytes) are refused: file systems do. */
+export const MAX_SEGMENT_BYTES = 255;
 /** Entry names longer than this (bytes of UTF-16 code units) are refused. */
 export const MAX_ENTRY_NAME = 512;
 
-export type EntryVerdict = { kind: 'keep'; path: string } | { kind: 'skip' } | { kind: 'reject' };
+export type EntryVerdict =
+  | { kind: 'keep'; path: string }
+  | { kind: 'skip' }
+  /** `escapes`: the name could leave the folder; `unstorable`: no file system takes it. */
+  | { kind: 'reject'; reason: 'escapes' | 'unstorable' };
+
+const ESCAPES: EntryVerdict = { kind: 'reject', reason: 'escapes' };
+const UNSTORABLE: EntryVerdict = { kind: 'reject', reason: 'unstorable' };
 
 /**
  * What to do with an archive entry by its name alone. Names that could leave the site folder
@@ -56,30 +65,34 @@ export type EntryVerdict = { kind: 'keep'; path: string } | { kind: 'skip' } | {
  */
 export function classifyEntryName(name: string): EntryVerdict {
   if (
-    name.length === 0 ||
-    name.length > MAX_ENTRY_NAME ||
     name.startsWith('/') ||
     /^[A-Za-z]:/.test(name) ||
     name.includes('\\') ||
     hasControlCharacter(name)
   ) {
-    return { kind: 'reject' };
+    return ESCAPES;
+  }
+  if (name.length === 0 || name.length > MAX_ENTRY_NAME) {
+    return UNSTORABLE;
   }
   const segments = name.split('/');
   if (segments.some((s) => s === '..' || s === '.')) {
-    return { kind: 'reject' };
+    return ESCAPES;
   }
   if (name.endsWith('/')) {
     return { kind: 'skip' };
   }
   if (segments.some((s) => s === '')) {
-    return { kind: 'reject' };
+    return ESCAPES;
   }
   if (segments[0] === '__MACOSX' || segments.some((s) => s.startsWith('.'))) {
     return { kind: 'skip' };
   }
   if (segments.some((s) => s.includes(':'))) {
-    return { kind: 'reject' };
+    return ESCAPES;
+  }
+  if (segments.some((s) => Buffer.byteLength(s) > MAX_SEGMENT_BYTES)) {
+    return UNSTORABLE;
   }
   return SITE_EXTENSIONS.has(extensionOf(name)) ? { kind: 'keep', path: name } : { kind: 'skip' };
 }
