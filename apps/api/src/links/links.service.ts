@@ -24,7 +24,6 @@ import {
   LinksRepository,
   parseLinkSettings,
   ProjectsRepository,
-  StaticSiteSettings,
 } from '@app/database';
 import { isReservedAlias, randomAlias } from './alias';
 import { CreateLinkDto } from './dto/create-link.dto';
@@ -74,7 +73,7 @@ export class LinksService {
   ): Promise<{ id: number } | LinkResponse> {
     const type = dto.type ?? 'link';
     const problems: Problem[] = [];
-    this.checkUpload(type, upload, true, problems);
+    StaticSites.checkUpload(type, upload, true, problems);
     const domainId = await this.checkDomain(actor, dto.domain_id ?? 0, problems);
     const projectId = await this.checkProject(actor, dto.project_id, problems);
     const settings = defaultLinkSettings();
@@ -104,7 +103,7 @@ export class LinksService {
     // The files are published first; the row that points at them is written last.
     const site = upload ? await this.sites.publish(upload) : undefined;
     settings.static_site = site;
-    const id = await this.afterPublish(site, true, () =>
+    const id = await this.sites.pointAt(site, true, () =>
       this.links.insert({
         user_id: actor.ownerId,
         project_id: projectId ?? null,
@@ -134,7 +133,7 @@ export class LinksService {
   ): Promise<{ id: number }> {
     const link = await this.findOwned(actor, id);
     const problems: Problem[] = [];
-    this.checkUpload(link.type, upload, false, problems);
+    StaticSites.checkUpload(link.type, upload, false, problems);
     const changes: LinkChanges = {};
     const domainId =
       dto.domain_id !== undefined
@@ -200,7 +199,7 @@ export class LinksService {
       changes.settings = JSON.stringify(settings);
     }
     // One UPDATE switches visitors from the old version to the new one.
-    await this.afterPublish(site, false, () => this.links.updateOwned(actor.ownerId, id, changes));
+    await this.sites.pointAt(site, false, () => this.links.updateOwned(actor.ownerId, id, changes));
     this.emitChanged({
       linkId: id,
       domainId,
@@ -224,47 +223,6 @@ export class LinksService {
       await this.sites.retire(site, true);
     }
     return { id };
-  }
-
-  /** Runs the database write of a publish; when it fails, the new version is removed again. */
-  private async afterPublish<T>(
-    site: StaticSiteSettings | undefined,
-    newSite: boolean,
-    write: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (site) {
-        await this.sites.retire(site, newSite);
-      }
-      throw error;
-    }
-  }
-
-  /** `file` belongs to static links: required to create one, optional to update one. */
-  private checkUpload(
-    type: string,
-    upload: UploadedDiskFile | undefined,
-    creating: boolean,
-    problems: Problem[],
-  ): void {
-    if (type !== 'static') {
-      if (upload) {
-        problems.push({ title: 'file is only for links of type static.', field: 'file' });
-      }
-      return;
-    }
-    if (!upload) {
-      if (creating) problems.push({ title: 'file is required.', field: 'file' });
-      return;
-    }
-    try {
-      StaticSites.modeOf(upload);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      problems.push(...error.problems);
-    }
   }
 
   private emitChanged(event: LinkChangedEvent): void {

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, UploadedDiskFile } from '@app/common';
+import { AppError, Problem, UploadedDiskFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { StaticSiteSettings } from '@app/database';
 import { SiteFileTooLargeError, SiteStorage } from '@app/storage';
@@ -26,6 +26,50 @@ export class StaticSites {
     if (extension === 'html' || extension === 'htm') return 'html';
     if (extension === 'zip') return 'zip';
     throw new AppError('validation_failed', 'file must be a .html page or a .zip archive.', 'file');
+  }
+
+  /** `file` belongs to static links: required to create one, optional to update one. */
+  static checkUpload(
+    type: string,
+    upload: UploadedDiskFile | undefined,
+    creating: boolean,
+    problems: Problem[],
+  ): void {
+    if (type !== 'static') {
+      if (upload) {
+        problems.push({ title: 'file is only for links of type static.', field: 'file' });
+      }
+      return;
+    }
+    if (!upload) {
+      if (creating) problems.push({ title: 'file is required.', field: 'file' });
+      return;
+    }
+    try {
+      StaticSites.modeOf(upload);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+
+  /**
+   * Runs the database write that points a link at a just-published version (a new site when
+   * `newSite`); when the write fails, the version is removed again and the error goes on.
+   */
+  async pointAt<T>(
+    site: StaticSiteSettings | undefined,
+    newSite: boolean,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (site) {
+        await this.retire(site, newSite);
+      }
+      throw error;
+    }
   }
 
   /**
