@@ -1,16 +1,25 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  Logger,
+  NestInterceptor,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { catchError, concatMap, from, mergeMap, Observable, throwError } from 'rxjs';
 import { AppError } from '../errors/app-error';
 import { UPLOADS_KEY, UploadsSpec } from './uploads.decorator';
 
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
 const FIELD_LIMITS = { fieldSize: 1024 * 1024, fields: 1000, parts: 2000 };
 
 function megabytes(bytes: number): string {
@@ -24,7 +33,8 @@ function megabytes(bytes: number): string {
  * Files of `disk` uploads are removed once the handler is done, before the response is written.
  */
 @Injectable()
-export class MultipartInterceptor implements NestInterceptor {
+export class MultipartInterceptor implements NestInterceptor, OnApplicationBootstrap {
+  private readonly logger = new Logger(MultipartInterceptor.name);
   private readonly fieldsOnly = multer({
     storage: multer.memoryStorage(),
     limits: FIELD_LIMITS,
@@ -39,6 +49,33 @@ export class MultipartInterceptor implements NestInterceptor {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.uploadDir = join(config.dataDir, 'tmp', 'uploads');
+  }
+
+  /** Temporary files of a process that stopped mid-request are removed at the next start. */
+  onApplicationBootstrap(): void {
+    this.removeStaleUploads().catch((error: unknown) =>
+      this.logger.warn(`Could not clean ${this.uploadDir}: ${String(error)}`),
+    );
+  }
+
+  /** Removes upload files older than an hour (no request takes that long); returns how many. */
+  async removeStaleUploads(now = Date.now()): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.uploadDir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names.filter((n) => /^[0-9a-f]{32}\.upload$/.test(n))) {
+      const path = join(this.uploadDir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > STALE_UPLOAD_MS) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
