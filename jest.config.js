@@ -1,8 +1,8 @@
 // Three projects: fast unit tests, and the same end-to-end suites on SQLite and on PostgreSQL.
 const moduleNameMapper = {
-  '^@app/(auth|common|config|database|notifications|qr|redis|signatures|testing)$':
+  '^@app/(auth|common|config|database|notifications|qr|redis|signatures|storage|testing)$':
     '<rootDir>/libs/$1/src',
-  '^@app/(auth|common|config|database|notifications|qr|redis|signatures|testing)/(.*)$':
+  '^@app/(auth|common|config|database|notifications|qr|redis|signatures|storage|testing)/(.*)$':
     '<rootDir>/libs/$1/src/$2',
 };
 const base = {
@@ -25,6 +25,7 @@ const e2e = (db) => ({
           'boot\\.e2e-spec',
           'signatures-browser\\.e2e-spec',
           'visitor-pages-browser\\.e2e-spec',
+          'static-sites-browser\\.e2e-spec',
         ]
       : ['/node_modules/'],
   setupFiles: [`<rootDir>/test/setup-${db}.ts`],

@@ -13,6 +13,7 @@ import {
 import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
+import { StorageModule } from '@app/storage';
 import type Redis from 'ioredis';
 import { LoggerModule } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
@@ -48,6 +49,7 @@ export class AppModule {
         EventEmitterModule.forRoot(),
         DatabaseModule.forRoot(config.database),
         RedisModule.forRoot(config.redisUrl),
+        StorageModule,
         ThrottlerModule.forRootAsync({
           inject: [REDIS],
           useFactory: (redis: Redis | null) => ({

@@ -26,6 +26,17 @@ export interface AppConfig {
    */
   dnsServers: string[] | null;
   notifications: NotificationsConfig;
+  staticSites: StaticSitesConfig;
+}
+
+/** Bounds of uploaded static sites (see README: STATIC_MAX_*). */
+export interface StaticSitesConfig {
+  /** Largest accepted upload (the .zip or .html as sent), in bytes. */
+  maxUploadBytes: number;
+  /** Largest total size of a site once unpacked, in bytes, counted while inflating. */
+  maxBytes: number;
+  /** Most files a site may have once unpacked. */
+  maxFiles: number;
 }
 
 export type DatabaseConfig =

@@ -44,6 +44,7 @@ describe(loadConfig.name, () => {
       linkCacheSize: 100_000,
       dnsServers: null,
       notifications: NOTIFICATIONS_DEFAULTS,
+      staticSites: { maxUploadBytes: 20_971_520, maxBytes: 52_428_800, maxFiles: 1000 },
     });
   });
 
@@ -67,6 +68,9 @@ describe(loadConfig.name, () => {
         LINK_CACHE_SIZE: '5000',
         VISITS_RETENTION_DAYS: ' 400 ',
         DNS_SERVERS: ' 1.1.1.1, 127.0.0.1:5353 ',
+        STATIC_MAX_UPLOAD_BYTES: '1048576',
+        STATIC_MAX_BYTES: '2097152',
+        STATIC_MAX_FILES: '50',
       }),
     ).toEqual({
       port: 8080,
@@ -83,6 +87,7 @@ describe(loadConfig.name, () => {
       linkCacheSize: 5000,
       dnsServers: ['1.1.1.1', '127.0.0.1:5353'],
       notifications: NOTIFICATIONS_DEFAULTS,
+      staticSites: { maxUploadBytes: 1_048_576, maxBytes: 2_097_152, maxFiles: 50 },
     });
   });
 
@@ -175,6 +180,12 @@ describe(loadConfig.name, () => {
       'LINK_CACHE_SIZE',
       '10',
       'LINK_CACHE_SIZE must be a whole number from 100 to 10000000 (got "10")',
+    ],
+    ['STATIC_MAX_FILES', '0', 'STATIC_MAX_FILES must be a whole number from 1 to 100000 (got "0")'],
+    [
+      'STATIC_MAX_BYTES',
+      '10MB',
+      'STATIC_MAX_BYTES must be a whole number from 1024 to 4294967296 (got "10MB")',
     ],
     ...['dns.example.com', '1.1.1.1:0', '1.1.1.1:70000', '1.1.1.1,', '::1:53x', '300.1.1.1'].map(
       (value) => [

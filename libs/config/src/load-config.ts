@@ -13,6 +13,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+const MIB = 1024 * 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
@@ -68,6 +69,25 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const visitsRetentionDays = retention === 0 ? null : retention;
 
   const notifications = parseNotificationsConfig(get, problems);
+  const staticSites = {
+    maxUploadBytes: parseInteger(
+      get('STATIC_MAX_UPLOAD_BYTES'),
+      'STATIC_MAX_UPLOAD_BYTES',
+      20 * MIB,
+      1024,
+      1024 * MIB,
+      problems,
+    ),
+    maxBytes: parseInteger(
+      get('STATIC_MAX_BYTES'),
+      'STATIC_MAX_BYTES',
+      50 * MIB,
+      1024,
+      4096 * MIB,
+      problems,
+    ),
+    maxFiles: parseInteger(get('STATIC_MAX_FILES'), 'STATIC_MAX_FILES', 1000, 1, 100_000, problems),
+  };
 
   if (problems.length > 0) {
     throw new ConfigError(problems);
@@ -87,6 +107,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     linkCacheSize,
     dnsServers,
     notifications,
+    staticSites,
   };
 }
 

@@ -3,3 +3,4 @@ export * from './test-app';
 export * from './test-database';
 export * from './dns-server';
 export * from './fixtures';
+export * from './zip-writer';

@@ -1,6 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { formatDateTime } from '@app/common';
 import { LinkEntity, LinkSettings, parseLinkSettings, TARGETING_TYPES } from '@app/database';
+
+export class StaticSiteInfo {
+  @ApiProperty({ enum: ['html', 'zip'], description: 'How the site was uploaded' })
+  mode!: string;
+  @ApiProperty({ example: '5f0c3e1a9b7d2c4e6a8b0d1f', description: 'Storage id of the site' })
+  static_folder!: string;
+  @ApiProperty({ type: [String], example: ['index.html', 'css/site.css'] })
+  files!: string[];
+  @ApiProperty({ example: 2 }) total_files!: number;
+}
 
 export class LinkResponse {
   @ApiProperty({ example: 1 }) id!: number;
@@ -22,7 +32,7 @@ export class LinkResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'http_status_code, password (whether one is set), sensitive_content, schedule, clicks_limit, expiration_url, forward_query_parameters_is_enabled, utm {source, medium, campaign}, targeting_type (false when off) and targeting_<type> [{key, value}]; walinks add phone_number and message',
+      'http_status_code, password (whether one is set), sensitive_content, schedule, clicks_limit, expiration_url, forward_query_parameters_is_enabled, utm {source, medium, campaign}, targeting_type (false when off) and targeting_<type> [{key, value}]; walinks add phone_number and message; static links add name',
   })
   settings!: Record<string, unknown>;
   @ApiProperty({ example: 10 }) clicks!: number;
@@ -31,6 +41,8 @@ export class LinkResponse {
   @ApiProperty({ type: String, nullable: true, example: null }) end_date!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) last_datetime!: string | null;
   @ApiProperty({ example: '2026-11-21 10:00:00' }) datetime!: string;
+  @ApiPropertyOptional({ type: StaticSiteInfo, description: 'static links only' })
+  additional?: StaticSiteInfo;
 }
 
 /** The settings as clients see them: the password hash never leaves, only whether one is set. */
@@ -39,6 +51,7 @@ export function toSettingsResponse(
   hasPassword: boolean,
 ): Record<string, unknown> {
   const { targeting, targeting_type, phone_number, message, ...rest } = settings;
+  delete rest.static_site;
   const out: Record<string, unknown> = {
     ...rest,
     password: hasPassword,
@@ -56,7 +69,8 @@ export function toSettingsResponse(
 
 /** `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host). */
 export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse {
-  return {
+  const settings = parseLinkSettings(link.settings);
+  const response: LinkResponse = {
     id: link.id,
     type: link.type,
     url: link.url,
@@ -65,7 +79,7 @@ export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse 
     domain_id: link.domain_id,
     project_id: link.project_id,
     splash_page_id: link.splash_page_id,
-    settings: toSettingsResponse(parseLinkSettings(link.settings), link.password_hash !== null),
+    settings: toSettingsResponse(settings, link.password_hash !== null),
     clicks: link.clicks,
     is_enabled: link.is_enabled,
     start_date: formatDateTime(link.start_date),
@@ -73,4 +87,14 @@ export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse 
     last_datetime: formatDateTime(link.last_datetime),
     datetime: formatDateTime(link.datetime),
   };
+  if (settings.static_site) {
+    const site = settings.static_site;
+    response.additional = {
+      mode: site.mode,
+      static_folder: site.folder,
+      files: site.files,
+      total_files: site.files.length,
+    };
+  }
+  return response;
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
+import type { AppConfig } from '@app/config';
 import {
   ApiDataResponse,
   ApiErrors,
@@ -8,16 +9,25 @@ import {
   ApiIdParam,
   ApiIdResponse,
   ApiListResponse,
+  IdDto,
   IdParam,
   Listing,
   ListParams,
   type ListQuery,
+  type UploadedDiskFiles,
+  UploadedOnDisk,
+  Uploads,
 } from '@app/common';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
 import { LinkResponse } from './link.mapper';
 import { LINKS_LIST } from './links.list';
 import { LinksService } from './links.service';
+
+/** The archive or page of a static site; bounded by STATIC_MAX_UPLOAD_BYTES. */
+const SITE_UPLOAD = {
+  file: { maxBytes: (config: AppConfig) => config.staticSites.maxUploadBytes },
+} as const;
 
 @ApiTags('links')
 @ApiErrors(401, 429)
@@ -48,34 +58,55 @@ export class LinksController {
   @Post()
   @TeamAccess('create')
   @ApiOperation({
-    summary: 'Create a short link (type link) or a WhatsApp chat link (type walink)',
+    summary:
+      'Create a short link (type link), a WhatsApp chat link (type walink) or a static site (type static, multipart with file; answers with the whole link)',
   })
+  @Uploads(SITE_UPLOAD, 'disk')
   @ApiForm()
-  @ApiIdResponse(201)
-  @ApiErrors(400)
-  create(@CurrentActor() actor: Actor, @Body() dto: CreateLinkDto) {
-    return this.links.create(actor, dto);
+  @ApiExtraModels(IdDto, LinkResponse)
+  @ApiResponse({
+    status: 201,
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: { oneOf: [{ $ref: getSchemaPath(IdDto) }, { $ref: getSchemaPath(LinkResponse) }] },
+      },
+    },
+  })
+  @ApiErrors(400, 413)
+  create(
+    @CurrentActor() actor: Actor,
+    @Body() dto: CreateLinkDto,
+    @UploadedOnDisk() files: UploadedDiskFiles,
+  ) {
+    return this.links.create(actor, dto, files.file);
   }
 
   @Post(':id')
   @TeamAccess('update')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Update a link; absent fields keep their values' })
+  @ApiOperation({
+    summary:
+      'Update a link; absent fields keep their values. A static link takes a new file, which replaces the whole site at once.',
+  })
   @ApiIdParam('Link id')
+  @Uploads(SITE_UPLOAD, 'disk')
   @ApiForm()
   @ApiIdResponse()
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 413)
   update(
     @CurrentActor() actor: Actor,
     @IdParam('link_not_found', 'link') id: number,
     @Body() dto: UpdateLinkDto,
+    @UploadedOnDisk() files: UploadedDiskFiles,
   ) {
-    return this.links.update(actor, id, dto);
+    return this.links.update(actor, id, dto, files.file);
   }
 
   @Delete(':id')
   @TeamAccess('delete')
-  @ApiOperation({ summary: 'Delete a link and its visits' })
+  @ApiOperation({ summary: 'Delete a link, its visits and (static links) its files' })
   @ApiIdParam('Link id')
   @ApiIdResponse()
   @ApiErrors(404)

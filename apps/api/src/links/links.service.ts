@@ -11,6 +11,7 @@ import {
   Paginated,
   parseDateTime,
   Problem,
+  UploadedDiskFile,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -31,6 +32,7 @@ import { UpdateLinkDto } from './dto/update-link.dto';
 import { hashLinkPassword } from './link-password';
 import { LinkResponse, toLinkResponse } from './link.mapper';
 import { isTargetingType, parseTargeting, parseWhatsappUrl, whatsappUrl } from './link-rules';
+import { StaticSites } from './static/static-sites.service';
 
 const RANDOM_ALIAS_ATTEMPTS = 8;
 
@@ -45,6 +47,7 @@ export class LinksService {
     private readonly splashPages: SplashPagesRepository,
     private readonly events: EventEmitter2,
     private readonly clock: Clock,
+    private readonly sites: StaticSites,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.mainHost = new URL(config.appUrl).hostname.toLowerCase();
@@ -64,9 +67,15 @@ export class LinksService {
     return toLinkResponse(link, bases.get(link.domain_id) ?? this.config.appUrl);
   }
 
-  async create(actor: Actor, dto: CreateLinkDto): Promise<{ id: number }> {
+  /** Static sites answer with the whole link (seed operation 15), other types with the id. */
+  async create(
+    actor: Actor,
+    dto: CreateLinkDto,
+    upload?: UploadedDiskFile,
+  ): Promise<{ id: number } | LinkResponse> {
     const type = dto.type ?? 'link';
     const problems: Problem[] = [];
+    StaticSites.checkUpload(type, upload, true, problems);
     const domainId = await this.checkDomain(actor, dto.domain_id ?? 0, problems);
     const projectId = await this.checkProject(actor, dto.project_id, problems);
     const splashPageId = await this.checkSplashPage(actor, dto.splash_page_id, problems);
@@ -79,6 +88,8 @@ export class LinksService {
         settings.message = chat.message;
         location = whatsappUrl(chat.phoneNumber, chat.message);
       }
+    } else if (type === 'static') {
+      settings.name = dto.name;
     } else {
       location = dto.location_url ?? null;
       await this.checkNotSelf(location, 'location_url', problems);
@@ -91,30 +102,42 @@ export class LinksService {
       throw new AppError('validation_failed', problems);
     }
     const alias = dto.url || (await this.freeRandomAlias(domainId));
-    const id = await this.links.insert({
-      user_id: actor.ownerId,
-      project_id: projectId ?? null,
-      domain_id: domainId,
-      splash_page_id: splashPageId ?? null,
-      type,
-      url: alias,
-      location_url: location,
-      settings: JSON.stringify(settings),
-      password_hash: dto.password ? await hashLinkPassword(dto.password) : null,
-      clicks: 0,
-      is_enabled: dto.is_enabled ?? true,
-      start_date: dates.start,
-      end_date: dates.end,
-      datetime: this.clock.now(),
-      last_datetime: null,
-    });
+    const passwordHash = dto.password ? await hashLinkPassword(dto.password) : null;
+    // The files are published first; the row that points at them is written last.
+    const site = upload ? await this.sites.publish(upload) : undefined;
+    settings.static_site = site;
+    const id = await this.sites.pointAt(site, true, () =>
+      this.links.insert({
+        user_id: actor.ownerId,
+        project_id: projectId ?? null,
+        domain_id: domainId,
+        splash_page_id: splashPageId ?? null,
+        type,
+        url: alias,
+        location_url: location,
+        settings: JSON.stringify(settings),
+        password_hash: passwordHash,
+        clicks: 0,
+        is_enabled: dto.is_enabled ?? true,
+        start_date: dates.start,
+        end_date: dates.end,
+        datetime: this.clock.now(),
+        last_datetime: null,
+      }),
+    );
     this.emitChanged({ linkId: id, domainId, alias });
-    return { id };
+    return site ? this.get(actor, id) : { id };
   }
 
-  async update(actor: Actor, id: number, dto: UpdateLinkDto): Promise<{ id: number }> {
+  async update(
+    actor: Actor,
+    id: number,
+    dto: UpdateLinkDto,
+    upload?: UploadedDiskFile,
+  ): Promise<{ id: number }> {
     const link = await this.findOwned(actor, id);
     const problems: Problem[] = [];
+    StaticSites.checkUpload(link.type, upload, false, problems);
     const changes: LinkChanges = {};
     const domainId =
       dto.domain_id !== undefined
@@ -146,6 +169,8 @@ export class LinksService {
           changes.location_url = whatsappUrl(chat.phoneNumber, chat.message);
         }
       }
+    } else if (link.type === 'static') {
+      if (dto.name !== undefined) settings.name = dto.name;
     } else if (dto.location_url !== undefined) {
       await this.checkNotSelf(dto.location_url, 'location_url', problems);
       changes.location_url = dto.location_url;
@@ -175,13 +200,23 @@ export class LinksService {
       changes.password_hash = dto.password === '' ? null : await hashLinkPassword(dto.password);
     }
     changes.last_datetime = this.clock.now();
-    await this.links.updateOwned(actor.ownerId, id, changes);
+    const previousSite = settings.static_site;
+    const site = upload ? await this.sites.publish(upload, previousSite?.folder) : undefined;
+    if (site) {
+      settings.static_site = site;
+      changes.settings = JSON.stringify(settings);
+    }
+    // One UPDATE switches visitors from the old version to the new one.
+    await this.sites.pointAt(site, false, () => this.links.updateOwned(actor.ownerId, id, changes));
     this.emitChanged({
       linkId: id,
       domainId,
       alias,
       previous: { domainId: link.domain_id, alias: link.url },
     });
+    if (site && previousSite) {
+      await this.sites.retire(previousSite);
+    }
     return { id };
   }
 
@@ -191,6 +226,10 @@ export class LinksService {
       throw new NotFoundError('link_not_found', 'link');
     }
     this.emitChanged({ linkId: id, domainId: link.domain_id, alias: link.url });
+    const site = parseLinkSettings(link.settings).static_site;
+    if (site) {
+      await this.sites.retire(site, true);
+    }
     return { id };
   }
 

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   domain_not_verified: 400,
   domain_host_in_use: 400,
   channel_unavailable: 400,
+  archive_rejected: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

@@ -1,11 +1,25 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  Logger,
+  NestInterceptor,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { Observable } from 'rxjs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { catchError, concatMap, from, mergeMap, Observable, throwError } from 'rxjs';
 import { AppError } from '../errors/app-error';
 import { UPLOADS_KEY, UploadsSpec } from './uploads.decorator';
 
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
 const FIELD_LIMITS = { fieldSize: 1024 * 1024, fields: 1000, parts: 2000 };
 
 function megabytes(bytes: number): string {
@@ -16,9 +30,11 @@ function megabytes(bytes: number): string {
  * Parses `multipart/form-data` bodies for every route, after authentication (guards run first, so
  * an anonymous client cannot make the server read a large body). File parts are drained and
  * dropped unless the handler declares their field with @Uploads(), which also bounds their size.
+ * Files of `disk` uploads are removed once the handler is done, before the response is written.
  */
 @Injectable()
-export class MultipartInterceptor implements NestInterceptor {
+export class MultipartInterceptor implements NestInterceptor, OnApplicationBootstrap {
+  private readonly logger = new Logger(MultipartInterceptor.name);
   private readonly fieldsOnly = multer({
     storage: multer.memoryStorage(),
     limits: FIELD_LIMITS,
@@ -26,19 +42,70 @@ export class MultipartInterceptor implements NestInterceptor {
   }).any();
 
   private readonly parsers = new Map<UploadsSpec, RequestHandler>();
+  private readonly uploadDir: string;
 
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.uploadDir = join(config.dataDir, 'tmp', 'uploads');
+  }
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() === 'http') {
-      const http = context.switchToHttp();
-      const req = http.getRequest<Request>();
-      if (req.is('multipart/form-data')) {
-        const spec = this.reflector.get<UploadsSpec | undefined>(UPLOADS_KEY, context.getHandler());
-        await this.parse(spec, req, http.getResponse<Response>());
+  /** Temporary files of a process that stopped mid-request are removed at the next start. */
+  onApplicationBootstrap(): void {
+    this.removeStaleUploads().catch((error: unknown) =>
+      this.logger.warn(`Could not clean ${this.uploadDir}: ${String(error)}`),
+    );
+  }
+
+  /** Removes upload files older than an hour (no request takes that long); returns how many. */
+  async removeStaleUploads(now = Date.now()): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.uploadDir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names.filter((n) => /^[0-9a-f]{32}\.upload$/.test(n))) {
+      const path = join(this.uploadDir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > STALE_UPLOAD_MS) {
+        await rm(path, { force: true });
+        removed += 1;
       }
     }
-    return next.handle();
+    return removed;
+  }
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (context.getType() !== 'http') {
+      return next.handle();
+    }
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    if (!req.is('multipart/form-data')) {
+      return next.handle();
+    }
+    const spec = this.reflector.get<UploadsSpec | undefined>(UPLOADS_KEY, context.getHandler());
+    try {
+      await this.parse(spec, req, http.getResponse<Response>());
+    } catch (error) {
+      await removeDiskFiles(req);
+      throw error;
+    }
+    if (spec?.storage !== 'disk') {
+      return next.handle();
+    }
+    return next.handle().pipe(
+      concatMap(async (value: unknown) => {
+        await removeDiskFiles(req);
+        return value;
+      }),
+      catchError((error: unknown) =>
+        from(removeDiskFiles(req)).pipe(mergeMap(() => throwError(() => error))),
+      ),
+    );
   }
 
   private async parse(spec: UploadsSpec | undefined, req: Request, res: Response): Promise<void> {
@@ -65,15 +132,20 @@ export class MultipartInterceptor implements NestInterceptor {
     if (spec) {
       // multer has one size limit per request: the largest field's. Each field keeps its own.
       for (const file of (req.files ?? []) as Express.Multer.File[]) {
-        if (file.size > spec.fields[file.fieldname].maxBytes) {
+        if (file.size > this.maxBytes(spec, file.fieldname)) {
           throw this.tooLarge(spec, file.fieldname);
         }
       }
     }
   }
 
-  private tooLarge(spec: UploadsSpec, field: string): AppError {
+  private maxBytes(spec: UploadsSpec, field: string): number {
     const max = spec.fields[field]?.maxBytes ?? 0;
+    return typeof max === 'function' ? max(this.config) : max;
+  }
+
+  private tooLarge(spec: UploadsSpec, field: string): AppError {
+    const max = this.maxBytes(spec, field);
     return new AppError('payload_too_large', `${field} must be at most ${megabytes(max)}.`, field);
   }
 
@@ -82,10 +154,10 @@ export class MultipartInterceptor implements NestInterceptor {
     if (!parser) {
       const names = Object.keys(spec.fields);
       parser = multer({
-        storage: multer.memoryStorage(),
+        storage: spec.storage === 'disk' ? this.diskStorage() : multer.memoryStorage(),
         limits: {
           ...FIELD_LIMITS,
-          fileSize: Math.max(...names.map((n) => spec.fields[n].maxBytes)),
+          fileSize: Math.max(...names.map((n) => this.maxBytes(spec, n))),
           files: names.length * 2,
         },
         fileFilter: (_req, file, accept) => accept(null, names.includes(file.fieldname)),
@@ -94,4 +166,25 @@ export class MultipartInterceptor implements NestInterceptor {
     }
     return parser;
   }
+
+  /** Temporary files named at random: the client's file name never reaches the file system. */
+  private diskStorage(): multer.StorageEngine {
+    const dir = this.uploadDir;
+    return multer.diskStorage({
+      destination: (_req, _file, done) => {
+        try {
+          mkdirSync(dir, { recursive: true });
+          done(null, dir);
+        } catch (error) {
+          done(error as Error, dir);
+        }
+      },
+      filename: (_req, _file, done) => done(null, `${randomBytes(16).toString('hex')}.upload`),
+    });
+  }
+}
+
+async function removeDiskFiles(req: Request): Promise<void> {
+  const files = (req.files ?? []) as Express.Multer.File[];
+  await Promise.all(files.filter((f) => f.path).map((f) => rm(f.path, { force: true })));
 }

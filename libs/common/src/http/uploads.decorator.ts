@@ -1,20 +1,25 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
 import type { Request } from 'express';
 
 export interface UploadField {
-  /** Largest accepted file in bytes; a larger one is a 413 naming the field. */
-  maxBytes: number;
+  /**
+   * Largest accepted file in bytes (or a function of the configuration, for bounds an operator
+   * sets); a larger one is a 413 naming the field.
+   */
+  maxBytes: number | ((config: AppConfig) => number);
 }
 
 /**
- * Where accepted files go. Only memory exists today (small files such as logos); a route that
- * takes big archives will add a disk variant here without changing the decorator's shape.
+ * Where accepted files go: `memory` for small files such as logos (read with @Uploaded()),
+ * `disk` for archives, written to `DATA_DIR/tmp/uploads` and read with @UploadedOnDisk(). Files
+ * on disk are deleted once the handler has finished, whatever its outcome.
  */
-export type UploadStorage = 'memory';
+export type UploadStorage = 'memory' | 'disk';
 
 export interface UploadsSpec {
   fields: Readonly<Record<string, UploadField>>;
-  storage?: UploadStorage;
+  storage: UploadStorage;
 }
 
 export const UPLOADS_KEY = 'linkdock:uploads';
@@ -37,18 +42,48 @@ export interface UploadedFile {
 
 export type UploadedFiles = Readonly<Record<string, UploadedFile>>;
 
+/** One accepted file in a temporary file that lives until the handler has finished. */
+export interface UploadedDiskFile {
+  field: string;
+  originalName: string;
+  size: number;
+  path: string;
+}
+
+export type UploadedDiskFiles = Readonly<Record<string, UploadedDiskFile>>;
+
+function requestFiles(ctx: ExecutionContext): Express.Multer.File[] {
+  return (ctx.switchToHttp().getRequest<Request>().files ?? []) as Express.Multer.File[];
+}
+
 /** The files of the request keyed by field name (the last part wins when a field repeats). */
 export const Uploaded = createParamDecorator((_data: unknown, ctx: ExecutionContext) => {
-  const req = ctx.switchToHttp().getRequest<Request>();
-  const files = (req.files ?? []) as Express.Multer.File[];
   const out: Record<string, UploadedFile> = {};
-  for (const f of files) {
-    out[f.fieldname] = {
-      field: f.fieldname,
-      originalName: f.originalname,
-      size: f.size,
-      buffer: f.buffer,
-    };
+  for (const f of requestFiles(ctx)) {
+    if (f.buffer) {
+      out[f.fieldname] = {
+        field: f.fieldname,
+        originalName: f.originalname,
+        size: f.size,
+        buffer: f.buffer,
+      };
+    }
+  }
+  return out;
+});
+
+/** The files of a `disk` upload keyed by field name (the last part wins when a field repeats). */
+export const UploadedOnDisk = createParamDecorator((_data: unknown, ctx: ExecutionContext) => {
+  const out: Record<string, UploadedDiskFile> = {};
+  for (const f of requestFiles(ctx)) {
+    if (f.path) {
+      out[f.fieldname] = {
+        field: f.fieldname,
+        originalName: f.originalname,
+        size: f.size,
+        path: f.path,
+      };
+    }
   }
   return out;
 });

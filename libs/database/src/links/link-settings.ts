@@ -32,6 +32,25 @@ export interface LinkSettings {
   /** walink only. */
   phone_number?: string;
   message?: string | null;
+  /** static only: the site's display name. */
+  name?: string;
+  /** static only: where the published version of the site is stored. */
+  static_site?: StaticSiteSettings;
+}
+
+/**
+ * The published version of a static site. Replacing the site rewrites this object in one UPDATE,
+ * which is the moment visitors switch from the old version to the new one.
+ */
+export interface StaticSiteSettings {
+  /** `html` (one uploaded page, stored as index.html) or `zip` (an unpacked archive). */
+  mode: 'html' | 'zip';
+  /** Storage id of the site; stays the same across versions. */
+  folder: string;
+  /** Storage id of the published version. */
+  version: string;
+  files: string[];
+  bytes: number;
 }
 
 export function defaultLinkSettings(): LinkSettings {

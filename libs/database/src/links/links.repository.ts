@@ -53,6 +53,12 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
     return this.repo.findOneBy({ domain_id: domainId, url: alias });
   }
 
+  /** The settings of every static link, whoever owns it: which site versions are in use. */
+  async staticSettings(): Promise<string[]> {
+    const rows = await this.repo.find({ where: { type: 'static' }, select: { settings: true } });
+    return rows.map((row) => row.settings);
+  }
+
   async aliasTaken(domainId: number, alias: string, exceptId?: number): Promise<boolean> {
     const found = await this.repo.findOne({
       where: { domain_id: domainId, url: alias },

@@ -13,8 +13,9 @@ import {
   ValidateIf,
 } from 'class-validator';
 
-/** Types creatable through this body (static sites are uploaded, see the static-site issue). */
-export const CREATABLE_LINK_TYPES = ['link', 'walink'] as const;
+/** Types creatable through this body; `static` also needs the `file` upload. */
+export const CREATABLE_LINK_TYPES = ['link', 'walink', 'static'] as const;
+export const MAX_SITE_NAME = 128;
 export const MAX_TARGETING_RULES = 100;
 
 const toNumber = ({ value }: { value: unknown }): unknown =>
@@ -40,8 +41,29 @@ function TargetingList(name: string): PropertyDecorator {
 export class CreateLinkDto {
   @ApiPropertyOptional({ enum: CREATABLE_LINK_TYPES, default: 'link' })
   @IsOptional()
-  @IsIn(CREATABLE_LINK_TYPES, { message: 'type must be one of link, walink' })
+  @IsIn(CREATABLE_LINK_TYPES, { message: 'type must be one of link, walink, static' })
   type?: (typeof CREATABLE_LINK_TYPES)[number];
+
+  @ApiPropertyOptional({
+    description: 'static: the site name (required for static links)',
+    maxLength: MAX_SITE_NAME,
+  })
+  @Trim()
+  @ValidateIf((o: CreateLinkDto) => o.type === 'static' || o.name !== undefined)
+  @Required()
+  @IsString()
+  @MaxLength(MAX_SITE_NAME)
+  name?: string;
+
+  /** Documents the file part; the file itself reaches the service through @UploadedOnDisk(). */
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description:
+      'static: a .html page (published as index.html) or a .zip with index.html at its root or inside one top-level folder. Required on create.',
+  })
+  @IsOptional()
+  file?: unknown;
 
   @ApiPropertyOptional({
     description: 'Destination, http(s) with a host. Required for type link.',

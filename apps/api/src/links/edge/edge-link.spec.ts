@@ -97,6 +97,7 @@ describe(compileLink.name, () => {
       targeting: [],
       rotationTotal: 0,
       splash: null,
+      site: null,
     });
   });
 
@@ -155,6 +156,7 @@ describe(compileLink.name, () => {
       ],
       rotationTotal: 0,
       splash: null,
+      site: null,
     });
     expect([compiled.startMs, compiled.endMs]).toEqual([start.getTime(), end.getTime()]);
   });

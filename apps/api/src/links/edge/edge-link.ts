@@ -7,6 +7,7 @@ import {
   TargetingType,
 } from '@app/database';
 import type { EdgeSplash } from './splash-page';
+import type { SiteRef } from '@app/storage';
 
 /** A link compiled for the visitor edge: everything a redirect needs, computed once per load. */
 export interface EdgeLink {
@@ -36,6 +37,8 @@ export interface EdgeLink {
   rotationTotal: number;
   /** The splash page shown before the destination, or null. */
   splash: EdgeSplash | null;
+  /** static links: the published version of the site; null for other types. */
+  site: SiteRef | null;
 }
 
 /** Adds the link's UTM values to a destination, keeping the destination's own parameters. */
@@ -105,5 +108,8 @@ export function compileLink(link: LinkEntity, splash: EdgeSplash | null = null):
         ? targeting.reduce((sum, rule) => sum + Number(rule.key), 0)
         : 0,
     splash,
+    site: settings.static_site
+      ? { siteId: settings.static_site.folder, version: settings.static_site.version }
+      : null,
   };
 }

@@ -5,6 +5,7 @@ import { deriveKey, SECRETS_KEY } from '@app/config';
 import { EdgeCache } from './edge-cache.service';
 import { EDGE_SECRET } from './edge-secret';
 import { EdgeService } from './edge.service';
+import { StaticFiles } from './edge-static';
 import { VisitorInfo } from './visitor-info';
 import { VisitRecorder } from './visit-recorder.service';
 
@@ -18,6 +19,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
   providers: [
     EdgeCache,
     EdgeService,
+    StaticFiles,
     VisitRecorder,
     { provide: VisitorInfo, useFactory: () => new VisitorInfo() },
     {
@@ -45,7 +47,7 @@ export class EdgeModule implements OnApplicationBootstrap {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       let claimed: boolean;
       try {
-        claimed = this.edge.handle(req, res);
+        claimed = this.edge.handle(req, res, next);
       } catch (error) {
         // A fault in the edge must not take the process down with it.
         this.edge.fail(res, error);

@@ -3,6 +3,7 @@ import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BlockList } from 'node:net';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import type { SiteRef } from '@app/storage';
 import { isReservedAlias } from '../alias';
 import { verifyLinkPassword } from '../link-password';
 import { buildTrustedProxies, clientIp } from '@app/common';
@@ -18,15 +19,22 @@ import {
 } from './edge-pages';
 import { EDGE_SECRET } from './edge-secret';
 import { splashPage } from './splash-page';
+import { StaticFiles } from './edge-static';
 import { VisitorInfo } from './visitor-info';
 import { VisitRecorder } from './visit-recorder.service';
 
-const ALIAS_PATH = /^\/[A-Za-z0-9_-]{3,64}$/;
+/** `/{alias}` and, for static sites, `/{alias}/any/path`. */
+const LINK_PATH = /^\/([A-Za-z0-9_-]{3,64})(\/.*)?$/;
 const FORM_BODY_LIMIT = 4096;
 const PASSWORD_COOKIE_DAYS = 30;
 const PASSWORD_ATTEMPTS_PER_MINUTE = 10;
 const PERMANENT_CACHE = 'private, max-age=90';
 const TEMPORARY_CACHE = 'no-store';
+/** Files of static sites are revalidated on every use (ETag / Last-Modified make that cheap). */
+const SITE_CACHE = 'no-cache';
+const PROTECTED_SITE_CACHE = 'private, no-cache';
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Where a request lands: the main domain (0) or an enabled custom domain. */
 interface Route {
@@ -40,7 +48,8 @@ const MAIN_ROUTE: Route = { domainId: 0, domain: null };
  * The visitor edge: a plain node:http request handler placed in front of Nest. It answers
  * `/{alias}` (and the root of custom domains) from the in-process cache, records the visit in
  * memory and returns; everything else goes on to Nest. `handle` returns false for requests that
- * are not its own.
+ * are not its own. Longer paths (`/{alias}/...`) are the files of static sites: they are claimed
+ * while the link is looked up and handed to `next` (Nest) when the alias is not a static site.
  */
 @Injectable()
 export class EdgeService {
@@ -56,6 +65,7 @@ export class EdgeService {
     private readonly cache: EdgeCache,
     private readonly recorder: VisitRecorder,
     private readonly info: VisitorInfo,
+    private readonly files: StaticFiles,
     @Inject(EDGE_SECRET) private readonly secret: Buffer,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -66,7 +76,7 @@ export class EdgeService {
     this.trusted = buildTrustedProxies(config.trustedProxies);
   }
 
-  handle(req: IncomingMessage, res: ServerResponse): boolean {
+  handle(req: IncomingMessage, res: ServerResponse, next: RequestListener): boolean {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
       return false;
@@ -85,17 +95,30 @@ export class EdgeService {
       this.withRoute(host, res, (route) => this.answerRoot(res, route, method === 'HEAD'));
       return true;
     }
-    if (!ALIAS_PATH.test(path)) {
+    const match = LINK_PATH.exec(path);
+    if (!match) {
       return false;
     }
-    const alias = path.slice(1);
+    const alias = match[1];
     if (isReservedAlias(alias)) {
       return false;
     }
+    const target: Target = {
+      alias,
+      path,
+      query,
+      rest: match[2] ?? null,
+      passOn: () => next(req, res),
+    };
     if (isMain) {
-      this.withLink(MAIN_ROUTE, alias, req, res, path, query);
+      this.withLink(MAIN_ROUTE, target, req, res);
     } else {
-      this.withRoute(host, res, (route) => this.withLink(route, alias, req, res, path, query));
+      this.withRoute(
+        host,
+        res,
+        (route) => this.withLink(route, target, req, res),
+        target.rest === null ? undefined : target.passOn,
+      );
     }
     return true;
   }
@@ -105,14 +128,19 @@ export class EdgeService {
    * domain (an IP address, another name of this server) serves the main domain; a custom domain
    * that is not enabled serves nothing.
    */
-  private withRoute(host: string, res: ServerResponse, then: (route: Route) => void): void {
+  private withRoute(
+    host: string,
+    res: ServerResponse,
+    then: (route: Route) => void,
+    disabled?: () => void,
+  ): void {
     const cached = this.cache.peekHost(host);
     if (cached !== undefined) {
-      this.routeTo(cached, res, then);
+      this.routeTo(cached, res, then, disabled);
       return;
     }
     this.cache.loadHost(host).then(
-      (domain) => this.routeTo(domain, res, then),
+      (domain) => this.routeTo(domain, res, then, disabled),
       (error: unknown) => this.fail(res, error),
     );
   }
@@ -121,31 +149,27 @@ export class EdgeService {
     domain: EdgeDomain | null,
     res: ServerResponse,
     then: (route: Route) => void,
+    disabled?: () => void,
   ): void {
     if (domain === null) {
       then(MAIN_ROUTE);
     } else if (domain.enabled) {
       then({ domainId: domain.id, domain });
+    } else if (disabled) {
+      disabled();
     } else {
       this.notFound(res, null, false);
     }
   }
 
-  private withLink(
-    route: Route,
-    alias: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    query: string | null,
-  ): void {
-    const cached = this.cache.peekLink(route.domainId, alias);
+  private withLink(route: Route, target: Target, req: IncomingMessage, res: ServerResponse): void {
+    const cached = this.cache.peekLink(route.domainId, target.alias);
     if (cached !== undefined) {
-      this.answer(route, cached, req, res, path, query);
+      this.answer(route, cached, req, res, target);
       return;
     }
-    this.cache.loadLink(route.domainId, alias).then(
-      (link) => this.answer(route, link, req, res, path, query),
+    this.cache.loadLink(route.domainId, target.alias).then(
+      (link) => this.answer(route, link, req, res, target),
       (error: unknown) => this.fail(res, error),
     );
   }
@@ -165,9 +189,14 @@ export class EdgeService {
     link: EdgeLink | null,
     req: IncomingMessage,
     res: ServerResponse,
-    path: string,
-    query: string | null,
+    target: Target,
   ): void {
+    const { path, query, rest } = target;
+    if (rest !== null && (link === null || link.site === null)) {
+      // Not a static site: the path is Nest's, exactly as if the edge had not looked.
+      target.passOn();
+      return;
+    }
     const head = req.method === 'HEAD';
     if (link === null || !link.enabled) {
       this.notFound(res, route.domain, head);
@@ -189,6 +218,11 @@ export class EdgeService {
       }
       return;
     }
+    if (link.site !== null && rest === null) {
+      // `/{alias}` of a site goes to `/{alias}/`, so the pages' relative URLs resolve inside it.
+      redirect(res, 302, `${path}/${query === null ? '' : `?${query}`}`, TEMPORARY_CACHE);
+      return;
+    }
     const action = query === null ? path : `${path}?${query}`;
     if (req.method === 'POST') {
       if (link.passwordHash === null && !link.sensitive) {
@@ -196,9 +230,7 @@ export class EdgeService {
         res.end(methodNotAllowedPage());
         return;
       }
-      this.answerForm(link, req, res, path, action).catch((error: unknown) =>
-        this.fail(res, error),
-      );
+      this.answerForm(link, req, res, action).catch((error: unknown) => this.fail(res, error));
       return;
     }
     if (link.passwordTag !== null && !this.hasPasswordCookie(req, link)) {
@@ -207,6 +239,20 @@ export class EdgeService {
     }
     if (link.sensitive && readCookie(req, `ld_sc_${link.id}`) !== '1') {
       page(res, 200, sensitiveContentPage(action), head);
+      return;
+    }
+    if (link.site !== null && rest !== null) {
+      if (link.splash !== null && readCookie(req, `ld_sp_${link.id}`) !== '1') {
+        // A site's splash page comes before its first file, once per browser session; the site's
+        // page views are what is counted, so showing the splash page is not.
+        const splash = splashPage(link.splash, action, this.appOrigin);
+        page(res, 200, splash.html, head, {
+          ...splash.headers,
+          'Set-Cookie': this.cookie(`ld_sp_${link.id}`, '1', `/${link.alias}`, null),
+        });
+        return;
+      }
+      this.serveSite(link, link.site, req, res, rest, query, head);
       return;
     }
     const needsGeo =
@@ -219,6 +265,66 @@ export class EdgeService {
       return;
     }
     this.redirectVisitor(link, req, res, query, head);
+  }
+
+  private serveSite(
+    link: EdgeLink,
+    site: SiteRef,
+    req: IncomingMessage,
+    res: ServerResponse,
+    rest: string,
+    query: string | null,
+    head: boolean,
+  ): void {
+    this.files
+      .resolve(site, link.alias, rest, query)
+      .then(async (answer) => {
+        switch (answer.kind) {
+          case 'bad-request':
+          case 'not-found':
+            page(res, 404, notFoundPage(), head);
+            return;
+          case 'redirect':
+            redirect(res, 302, answer.location, TEMPORARY_CACHE);
+            return;
+          case 'file':
+            if (answer.html && !head && isPageView(req)) {
+              this.countVisit(link, req, null, query);
+            }
+            await this.files.send(
+              req,
+              res,
+              answer.file,
+              answer.path,
+              link.passwordTag === null ? SITE_CACHE : PROTECTED_SITE_CACHE,
+            );
+            return;
+        }
+      })
+      .catch((error: unknown) => this.fail(res, error));
+  }
+
+  /** Counts one visit (not for HEAD and bots, which the callers and this check exclude). */
+  private countVisit(
+    link: EdgeLink,
+    req: IncomingMessage,
+    ip: string | null,
+    query: string | null,
+  ): void {
+    const userAgent = req.headers['user-agent'];
+    if (this.info.isBot(userAgent)) {
+      return;
+    }
+    link.clicksSinceLoad += 1;
+    this.recorder.record({
+      linkId: link.id,
+      at: Date.now(),
+      ip: ip ?? clientIp(req, this.trusted),
+      userAgent: userAgent ?? '',
+      referer: req.headers.referer,
+      acceptLanguage: req.headers['accept-language'],
+      query,
+    });
   }
 
   private redirectVisitor(
@@ -243,18 +349,8 @@ export class EdgeService {
     if (link.forwardQuery && query !== null) {
       destination += (destination.includes('?') ? '&' : '?') + query;
     }
-    const userAgent = req.headers['user-agent'];
-    if (!head && !this.info.isBot(userAgent)) {
-      link.clicksSinceLoad += 1;
-      this.recorder.record({
-        linkId: link.id,
-        at: Date.now(),
-        ip: ip ?? clientIp(req, this.trusted),
-        userAgent: userAgent ?? '',
-        referer: req.headers.referer,
-        acceptLanguage: req.headers['accept-language'],
-        query,
-      });
+    if (!head) {
+      this.countVisit(link, req, ip, query);
     }
     if (link.splash !== null) {
       // The visit is counted once, here: the page's continue button goes to the destination itself.
@@ -311,9 +407,10 @@ export class EdgeService {
     link: EdgeLink,
     req: IncomingMessage,
     res: ServerResponse,
-    path: string,
     action: string,
   ): Promise<void> {
+    // The whole link, and for a static site every file under `/{alias}/`.
+    const cookiePath = `/${link.alias}`;
     const form = await readForm(req);
     if (form === null) {
       res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
@@ -336,10 +433,10 @@ export class EdgeService {
         return;
       }
       cookies.push(
-        this.cookie(`ld_pw_${link.id}`, this.passwordToken(link), path, PASSWORD_COOKIE_DAYS),
+        this.cookie(`ld_pw_${link.id}`, this.passwordToken(link), cookiePath, PASSWORD_COOKIE_DAYS),
       );
     } else if (form.get('type') === 'sensitive_content' && link.sensitive) {
-      cookies.push(this.cookie(`ld_sc_${link.id}`, '1', path, 365));
+      cookies.push(this.cookie(`ld_sc_${link.id}`, '1', cookiePath, 365));
     }
     res.writeHead(303, { Location: action, 'Cache-Control': 'no-store', 'Set-Cookie': cookies });
     res.end();
@@ -373,9 +470,11 @@ export class EdgeService {
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
 
-  private cookie(name: string, value: string, path: string, days: number): string {
+  /** An HttpOnly cookie for the link's paths; `days` null = for the browser session. */
+  private cookie(name: string, value: string, path: string, days: number | null): string {
     const secure = this.secureCookies ? '; Secure' : '';
-    return `${name}=${value}; Max-Age=${days * 86400}; Path=${path}; HttpOnly; SameSite=Lax${secure}`;
+    const age = days === null ? '' : `; Max-Age=${days * 86400}`;
+    return `${name}=${value}${age}; Path=${path}; HttpOnly; SameSite=Lax${secure}`;
   }
 
   private notFound(res: ServerResponse, domain: EdgeDomain | null, head: boolean): void {
@@ -398,6 +497,24 @@ export class EdgeService {
       res.destroy();
     }
   }
+}
+
+/** The link a request names: `rest` is the path after `/{alias}` (null when there is none). */
+interface Target {
+  alias: string;
+  path: string;
+  query: string | null;
+  rest: string | null;
+  passOn: () => void;
+}
+
+/**
+ * A page view is a document the browser navigates to (or frames), not a fetch of the page by a
+ * script; clients that send no Sec-Fetch-Dest count too.
+ */
+function isPageView(req: IncomingMessage): boolean {
+  const dest = req.headers['sec-fetch-dest'];
+  return dest === undefined || dest === 'document' || dest === 'iframe' || dest === 'frame';
 }
 
 /** The Host header's name, lower-case, without port; '' when absent or malformed. */

@@ -1,0 +1,121 @@
+import { createReadStream } from 'node:fs';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError, Problem, UploadedDiskFile } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { StaticSiteSettings } from '@app/database';
+import { SiteFileTooLargeError, SiteStorage } from '@app/storage';
+import { unpackZip } from './site-archive';
+import { extensionOf } from './site-files';
+
+/**
+ * Publishes the files of static sites. A new version is written and published in full before the
+ * caller points the link at it; `retire` removes a version nobody points at any more.
+ */
+@Injectable()
+export class StaticSites {
+  private readonly logger = new Logger(StaticSites.name);
+
+  constructor(
+    private readonly storage: SiteStorage,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The upload's kind, or a 400 when it is neither a page nor an archive. */
+  static modeOf(upload: UploadedDiskFile): StaticSiteSettings['mode'] {
+    const extension = extensionOf(upload.originalName);
+    if (extension === 'html' || extension === 'htm') return 'html';
+    if (extension === 'zip') return 'zip';
+    throw new AppError('validation_failed', 'file must be a .html page or a .zip archive.', 'file');
+  }
+
+  /** `file` belongs to static links: required to create one, optional to update one. */
+  static checkUpload(
+    type: string,
+    upload: UploadedDiskFile | undefined,
+    creating: boolean,
+    problems: Problem[],
+  ): void {
+    if (type !== 'static') {
+      if (upload) {
+        problems.push({ title: 'file is only for links of type static.', field: 'file' });
+      }
+      return;
+    }
+    if (!upload) {
+      if (creating) problems.push({ title: 'file is required.', field: 'file' });
+      return;
+    }
+    try {
+      StaticSites.modeOf(upload);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+
+  /**
+   * Runs the database write that points a link at a just-published version (a new site when
+   * `newSite`); when the write fails, the version is removed again and the error goes on.
+   */
+  async pointAt<T>(
+    site: StaticSiteSettings | undefined,
+    newSite: boolean,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (site) {
+        await this.retire(site, newSite);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Writes a new version of a site (a new site when `folder` is omitted) and publishes it. Nothing
+   * is left behind when this throws.
+   */
+  async publish(upload: UploadedDiskFile, folder?: string): Promise<StaticSiteSettings> {
+    const mode = StaticSites.modeOf(upload);
+    const limits = this.config.staticSites;
+    const draft = await this.storage.createDraft(folder);
+    try {
+      let files: string[];
+      let bytes: number;
+      if (mode === 'html') {
+        bytes = await draft.write('index.html', createReadStream(upload.path), limits.maxBytes);
+        files = ['index.html'];
+      } else {
+        ({ files, bytes } = await unpackZip(upload.path, draft, limits));
+      }
+      await draft.publish();
+      return { mode, folder: draft.siteId, version: draft.version, files, bytes };
+    } catch (error) {
+      await draft.discard();
+      if (error instanceof SiteFileTooLargeError) {
+        throw new AppError(
+          'payload_too_large',
+          `file is larger than ${limits.maxBytes} bytes; that is the most a site may have.`,
+          'file',
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Removes one version; a failure is logged, not thrown (the version is no longer served). */
+  async retire(site: StaticSiteSettings, wholeSite = false): Promise<void> {
+    try {
+      if (wholeSite) {
+        await this.storage.removeSite(site.folder);
+      } else {
+        await this.storage.removeVersion({ siteId: site.folder, version: site.version });
+      }
+    } catch (error) {
+      this.logger.error(
+        `Could not remove the files of site ${site.folder}/${site.version}: ${String(error)}`,
+      );
+    }
+  }
+}

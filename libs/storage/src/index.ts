@@ -1,0 +1,3 @@
+export * from './local-site-storage';
+export * from './site-storage';
+export * from './storage.module';

@@ -1,0 +1,166 @@
+/// <reference lib="dom" />
+import { mkdirSync, statSync } from 'node:fs';
+import { AddressInfo, createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { createTestApp, TestApp, TestUser, writeZip } from '@app/testing';
+import { Browser, chromium, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+
+// A static site uploaded through the API and opened in headless Debian chromium; the screenshot is
+// written to test/artifacts/static-sites/ (committed, and looked at by a person).
+const ARTIFACTS = join(__dirname, 'artifacts', 'static-sites');
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const INDEX = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Spring sale</title>
+<link rel="stylesheet" href="css/site.css">
+</head>
+<body>
+<main>
+<h1 id="title">Spring sale</h1>
+<p class="lead">Everything in the shop, 20% off until Sunday.</p>
+<img id="banner" src="img/banner.png" alt="A banner">
+<p id="script-result">scripts did not run</p>
+<p><a href="about/">About us</a></p>
+</main>
+<script src="js/app.js"></script>
+</body>
+</html>
+`;
+
+const CSS = `body { margin: 0; font-family: sans-serif; background: rgb(240, 248, 255); }
+main { max-width: 40rem; margin: 2rem auto; padding: 2rem; background: #fff; border-radius: 12px; }
+h1 { color: rgb(12, 34, 56); font-size: 40px; margin: 0 0 1rem; }
+.lead { color: rgb(80, 80, 80); }
+img { display: block; width: 320px; height: 120px; border-radius: 8px; }
+`;
+
+const APP_JS = `let cookie;
+try { cookie = 'cookies readable: ' + document.cookie; } catch (e) { cookie = 'cookies blocked'; }
+document.getElementById('script-result').textContent = 'script ran; ' + cookie;
+`;
+
+describe('Static sites in Chromium', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    t = await createTestApp({ env: { APP_URL: origin } });
+    await t.app.listen(port, '127.0.0.1');
+    user = await t.createUser();
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    // HeadlessChrome's own user agent is (rightly) not counted as a visitor.
+    page = await browser.newPage({ viewport: { width: 900, height: 600 }, userAgent: CHROME });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('renders a site with its stylesheet, image and script, sandboxed, and counts one page view', async () => {
+    const banner = await sharp({
+      create: { width: 320, height: 120, channels: 3, background: { r: 15, g: 118, b: 110 } },
+    })
+      .png()
+      .toBuffer();
+    const zip = writeZip([
+      { name: 'spring/index.html', data: INDEX },
+      { name: 'spring/css/site.css', data: CSS },
+      { name: 'spring/js/app.js', data: APP_JS },
+      { name: 'spring/img/banner.png', data: banner, method: 'store' },
+      { name: 'spring/about/index.html', data: '<!doctype html><h1>About</h1>' },
+    ]);
+    const created = await t.http
+      .post('/v1/links')
+      .set('Authorization', user.auth)
+      .field('type', 'static')
+      .field('name', 'Spring sale')
+      .field('url', 'spring-sale')
+      .attach('file', zip, 'spring.zip');
+    expect(created.status).toBe(201);
+    const id = (created.body as { data: { id: number } }).data.id;
+
+    // /{alias} without the slash is redirected, so the relative URLs resolve inside the site.
+    const response = await page.goto(`${origin}/spring-sale`, { waitUntil: 'load' });
+    expect(response?.status()).toBe(200);
+    expect(page.url()).toBe(`${origin}/spring-sale/`);
+    const report = await page.evaluate(() => {
+      const img = document.getElementById('banner') as HTMLImageElement;
+      return {
+        title: document.title,
+        h1Color: getComputedStyle(document.getElementById('title') as HTMLElement).color,
+        h1Size: getComputedStyle(document.getElementById('title') as HTMLElement).fontSize,
+        background: getComputedStyle(document.body).backgroundColor,
+        imageWidth: img.naturalWidth,
+        imageHeight: img.naturalHeight,
+        script: document.getElementById('script-result')?.textContent,
+        origin: window.origin,
+      };
+    });
+    expect(report).toEqual({
+      title: 'Spring sale',
+      h1Color: 'rgb(12, 34, 56)',
+      h1Size: '40px',
+      background: 'rgb(240, 248, 255)',
+      imageWidth: 320,
+      imageHeight: 120,
+      script: 'script ran; cookies blocked',
+      origin: 'null',
+    });
+    const file = join(ARTIFACTS, 'spring-sale.png');
+    await page.screenshot({ path: file, fullPage: true });
+    expect(statSync(file).size).toBeGreaterThan(5000);
+
+    // One page view for the page and its three assets; the about page is a second one.
+    await t.app.get(VisitRecorder).flush();
+    const count = async () =>
+      Number(
+        (
+          await t.dataSource.query<Array<{ n: number | string }>>(
+            `SELECT COUNT(*) AS n FROM visits WHERE link_id = ${Number(id)}`,
+          )
+        )[0].n,
+      );
+    expect(await count()).toBe(1);
+    await page.click('text=About us');
+    await page.waitForURL(`${origin}/spring-sale/about/`);
+    expect(await page.textContent('h1')).toBe('About');
+    await t.app.get(VisitRecorder).flush();
+    expect(await count()).toBe(2);
+  });
+});
