@@ -464,6 +464,24 @@ describe('Statistics', () => {
       ]);
     });
 
+    it('adds whole months and the days around them in long breakdowns', async () => {
+      // Partial March (10-31), April to September whole, partial October (1-25), all accounts'.
+      expect(await data('/?type=city_name&start_date=2026-03-10&end_date=2026-10-25')).toEqual([
+        { country_code: 'DE', country_name: 'Germany', city_name: 'Berlin', pageviews: 5 },
+        { country_code: 'GB', country_name: 'United Kingdom', city_name: 'London', pageviews: 3 },
+        {
+          country_code: 'US',
+          country_name: 'United States',
+          city_name: 'Mountain View',
+          pageviews: 1,
+        },
+      ]);
+      expect(await of('type=country_code&start_date=2026-03-30&end_date=2026-10-24')).toEqual([]);
+      expect(await of('type=country_code&start_date=2026-03-01&end_date=2026-10-31')).toEqual([
+        { country_code: 'DE', pageviews: 6 },
+      ]);
+    });
+
     it('picks months within two years and years beyond, zero-filled, or the period asked for', async () => {
       expect(await of('start_date=2026-01-01&end_date=2026-12-31')).toEqual(
         Array.from({ length: 12 }, (_, m) => {

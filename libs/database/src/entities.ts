@@ -10,8 +10,10 @@ import { QrCodeEntity } from './qr-codes/qr-code.entity';
 import { ApiKeyEntity } from './users/api-key.entity';
 import { UserEntity } from './users/user.entity';
 import {
+  LinkDimensionMonthStatEntity,
   LinkDimensionStatEntity,
   LinkQuarterStatEntity,
+  UserDimensionMonthStatEntity,
   UserDimensionStatEntity,
   UserQuarterStatEntity,
 } from './statistics/stat.entities';
@@ -29,6 +31,8 @@ export const ENTITIES = [
   UserQuarterStatEntity,
   LinkDimensionStatEntity,
   UserDimensionStatEntity,
+  LinkDimensionMonthStatEntity,
+  UserDimensionMonthStatEntity,
   SignatureEntity,
   NotificationHandlerEntity,
   TeamEntity,

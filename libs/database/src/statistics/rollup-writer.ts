@@ -14,12 +14,32 @@ const QUARTER_TABLES = {
   user: { name: 'stats_user_quarters', scope: 'user_id' },
 } as const satisfies Record<string, Table>;
 
-const DIMENSION_TABLES = {
-  link: { name: 'stats_link_dimensions', scope: 'link_id' },
-  user: { name: 'stats_user_dimensions', scope: 'user_id' },
-} as const satisfies Record<string, Table>;
+interface DimensionTable extends Table {
+  period: 'day' | 'month';
+}
 
-const DIMENSION_KEY = ['dimension', 'day', 'value1', 'value2', 'value3'];
+const DIMENSION_TABLES = {
+  link: { name: 'stats_link_dimensions', scope: 'link_id', period: 'day' },
+  user: { name: 'stats_user_dimensions', scope: 'user_id', period: 'day' },
+  linkMonth: { name: 'stats_link_dimension_months', scope: 'link_id', period: 'month' },
+  userMonth: { name: 'stats_user_dimension_months', scope: 'user_id', period: 'month' },
+} as const satisfies Record<string, DimensionTable>;
+
+/** The roll-up rows of each dimension table. */
+const DIMENSION_ROWS = [
+  [DIMENSION_TABLES.link, (r: Rollups) => r.linkDimensions],
+  [DIMENSION_TABLES.user, (r: Rollups) => r.userDimensions],
+  [DIMENSION_TABLES.linkMonth, (r: Rollups) => r.linkMonths],
+  [DIMENSION_TABLES.userMonth, (r: Rollups) => r.userMonths],
+] as const;
+
+const dimensionKey = (table: DimensionTable): string[] => [
+  'dimension',
+  table.period,
+  'value1',
+  'value2',
+  'value3',
+];
 
 function quarterUpsert(table: Table, values: string): string {
   return `INSERT INTO "${table.name}" ("${table.scope}", "bucket", "pageviews", "visitors") ${values}
@@ -28,8 +48,8 @@ function quarterUpsert(table: Table, values: string): string {
       "visitors" = "${table.name}"."visitors" + excluded."visitors"`;
 }
 
-function dimensionUpsert(table: Table, values: string): string {
-  const key = [table.scope, ...DIMENSION_KEY].map((c) => `"${c}"`).join(', ');
+function dimensionUpsert(table: DimensionTable, values: string): string {
+  const key = [table.scope, ...dimensionKey(table)].map((c) => `"${c}"`).join(', ');
   return `INSERT INTO "${table.name}" (${key}, "pageviews") ${values}
     ON CONFLICT (${key}) DO UPDATE SET
       "pageviews" = "${table.name}"."pageviews" + excluded."pageviews"`;
@@ -45,10 +65,10 @@ export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWrit
     link: db.prepare(quarterUpsert(QUARTER_TABLES.link, 'VALUES (?, ?, ?, ?)')),
     user: db.prepare(quarterUpsert(QUARTER_TABLES.user, 'VALUES (?, ?, ?, ?)')),
   };
-  const dimensions = {
-    link: db.prepare(dimensionUpsert(DIMENSION_TABLES.link, 'VALUES (?, ?, ?, ?, ?, ?, ?)')),
-    user: db.prepare(dimensionUpsert(DIMENSION_TABLES.user, 'VALUES (?, ?, ?, ?, ?, ?, ?)')),
-  };
+  const dimensions = DIMENSION_ROWS.map(
+    ([table, rows]) =>
+      [db.prepare(dimensionUpsert(table, 'VALUES (?, ?, ?, ?, ?, ?, ?)')), rows] as const,
+  );
   const quarterRun = (statement: BetterSqlite3.Statement, rows: QuarterRow[]): void => {
     for (const r of rows) {
       statement.run(r.scope, r.bucket, r.pageviews, r.visitors);
@@ -56,15 +76,16 @@ export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWrit
   };
   const dimensionRun = (statement: BetterSqlite3.Statement, rows: DimensionRow[]): void => {
     for (const r of rows) {
-      statement.run(r.scope, r.dimension, r.day, r.value1, r.value2, r.value3, r.pageviews);
+      statement.run(r.scope, r.dimension, r.period, r.value1, r.value2, r.value3, r.pageviews);
     }
   };
   return {
     write(rollups) {
       quarterRun(quarters.link, rollups.linkQuarters);
       quarterRun(quarters.user, rollups.userQuarters);
-      dimensionRun(dimensions.link, rollups.linkDimensions);
-      dimensionRun(dimensions.user, rollups.userDimensions);
+      for (const [statement, rows] of dimensions) {
+        dimensionRun(statement, rows(rollups));
+      }
     },
   };
 }
@@ -85,12 +106,12 @@ export async function writeRollupsPostgres(em: EntityManager, rollups: Rollups):
       ]);
     }
   };
-  const dimensions = async (table: Table, rows: DimensionRow[]): Promise<void> => {
+  const dimensions = async (table: DimensionTable, rows: DimensionRow[]): Promise<void> => {
     if (rows.length > 0) {
       await em.query(dimensionUpsert(table, UNNEST_DIMENSIONS), [
         rows.map((r) => r.scope),
         rows.map((r) => r.dimension),
-        rows.map((r) => r.day),
+        rows.map((r) => r.period),
         rows.map((r) => r.value1),
         rows.map((r) => r.value2),
         rows.map((r) => r.value3),
@@ -100,8 +121,9 @@ export async function writeRollupsPostgres(em: EntityManager, rollups: Rollups):
   };
   await quarters(QUARTER_TABLES.link, rollups.linkQuarters);
   await quarters(QUARTER_TABLES.user, rollups.userQuarters);
-  await dimensions(DIMENSION_TABLES.link, rollups.linkDimensions);
-  await dimensions(DIMENSION_TABLES.user, rollups.userDimensions);
+  for (const [table, rows] of DIMENSION_ROWS) {
+    await dimensions(table, rows(rollups));
+  }
 }
 
 /** Writes roll-ups through any query function, one row per statement: for the one-off backfill. */
@@ -120,15 +142,12 @@ export async function writeRollupsSlowly(
       await query(quarterUpsert(table, values(4)), [r.scope, r.bucket, r.pageviews, r.visitors]);
     }
   }
-  for (const [table, rows] of [
-    [DIMENSION_TABLES.link, rollups.linkDimensions],
-    [DIMENSION_TABLES.user, rollups.userDimensions],
-  ] as const) {
-    for (const r of rows) {
+  for (const [table, rowsOf] of DIMENSION_ROWS) {
+    for (const r of rowsOf(rollups)) {
       await query(dimensionUpsert(table, values(7)), [
         r.scope,
         r.dimension,
-        r.day,
+        r.period,
         r.value1,
         r.value2,
         r.value3,
@@ -163,7 +182,7 @@ async function subtractChunk(
 ): Promise<void> {
   const postgres = em.connection.options.type === 'postgres';
   const links = linkIds.map((_, i) => (postgres ? `$${i + 1}` : '?')).join(', ');
-  const user = postgres ? `$${linkIds.length + 1}` : '?';
+  const userParameter = postgres ? `$${linkIds.length + 1}` : '?';
   const parameters = [...linkIds, userId];
   await em.query(
     `UPDATE "stats_user_quarters" SET
@@ -171,17 +190,23 @@ async function subtractChunk(
       "visitors" = "stats_user_quarters"."visitors" - q."visitors"
     FROM (SELECT "bucket", SUM("pageviews") AS "pageviews", SUM("visitors") AS "visitors"
       FROM "stats_link_quarters" WHERE "link_id" IN (${links}) GROUP BY "bucket") q
-    WHERE "stats_user_quarters"."user_id" = ${user} AND "stats_user_quarters"."bucket" = q."bucket"`,
+    WHERE "stats_user_quarters"."user_id" = ${userParameter} AND "stats_user_quarters"."bucket" = q."bucket"`,
     parameters,
   );
-  const key = DIMENSION_KEY.map((c) => `"${c}"`).join(', ');
-  const match = DIMENSION_KEY.map((c) => `"stats_user_dimensions"."${c}" = d."${c}"`).join(' AND ');
-  await em.query(
-    `UPDATE "stats_user_dimensions" SET
-      "pageviews" = "stats_user_dimensions"."pageviews" - d."pageviews"
-    FROM (SELECT ${key}, SUM("pageviews") AS "pageviews"
-      FROM "stats_link_dimensions" WHERE "link_id" IN (${links}) GROUP BY ${key}) d
-    WHERE "stats_user_dimensions"."user_id" = ${user} AND ${match}`,
-    parameters,
-  );
+  for (const [user, link] of [
+    [DIMENSION_TABLES.user, DIMENSION_TABLES.link],
+    [DIMENSION_TABLES.userMonth, DIMENSION_TABLES.linkMonth],
+  ] as const) {
+    const columns = dimensionKey(user);
+    const key = columns.map((c) => `"${c}"`).join(', ');
+    const match = columns.map((c) => `"${user.name}"."${c}" = d."${c}"`).join(' AND ');
+    await em.query(
+      `UPDATE "${user.name}" SET
+        "pageviews" = "${user.name}"."pageviews" - d."pageviews"
+      FROM (SELECT ${key}, SUM("pageviews") AS "pageviews"
+        FROM "${link.name}" WHERE "link_id" IN (${links}) GROUP BY ${key}) d
+      WHERE "${user.name}"."user_id" = ${userParameter} AND ${match}`,
+      parameters,
+    );
+  }
 }

@@ -1,5 +1,6 @@
 import type { NewVisit } from '../visits/visits.repository';
-import { rollUp } from './rollups';
+import { firstDayOfMonth, monthOfDay, rollUp } from './rollups';
+import { splitByMonths } from './statistics.repository';
 
 function visit(overrides: Partial<NewVisit>): NewVisit {
   return {
@@ -71,7 +72,7 @@ describe(rollUp.name, () => {
     const row = (dimension: string, value1: string, value2 = '', value3 = '', pageviews = 1) => ({
       scope: 1,
       dimension,
-      day: BERLIN_DAY,
+      period: BERLIN_DAY,
       value1,
       value2,
       value3,
@@ -99,6 +100,39 @@ describe(rollUp.name, () => {
 
   it('counts days in UTC for an unknown stored zone', () => {
     const rollups = rollUp([visit({})], new Map([[1, { userId: 7, timeZone: 'Nowhere/Null' }]]));
-    expect(new Set(rollups.linkDimensions.map((r) => r.day))).toEqual(new Set([BERLIN_DAY - 1]));
+    expect(new Set(rollups.linkDimensions.map((r) => r.period))).toEqual(new Set([BERLIN_DAY - 1]));
+  });
+});
+
+describe('months', () => {
+  const day = (ymd: string): number => Date.parse(`${ymd}T00:00:00Z`) / 86_400_000;
+
+  it('numbers months from January 1970 and finds their first days', () => {
+    expect(monthOfDay(day('1970-01-31'))).toBe(0);
+    expect(monthOfDay(day('2026-10-25'))).toBe(681);
+    expect(firstDayOfMonth(681)).toBe(day('2026-10-01'));
+    expect(firstDayOfMonth(682)).toBe(day('2026-11-01'));
+  });
+
+  it('splits a range into whole months and the days around them', () => {
+    expect(splitByMonths(day('2026-03-10'), day('2026-10-25'))).toEqual({
+      days: [
+        [day('2026-03-10'), day('2026-03-31')],
+        [day('2026-10-01'), day('2026-10-25')],
+      ],
+      months: [monthOfDay(day('2026-04-01')), monthOfDay(day('2026-09-01'))],
+    });
+    expect(splitByMonths(day('2026-01-01'), day('2026-12-31'))).toEqual({
+      days: [],
+      months: [672, 683],
+    });
+    expect(splitByMonths(day('2026-02-01'), day('2026-02-28'))).toEqual({
+      days: [],
+      months: [673, 673],
+    });
+    expect(splitByMonths(day('2026-02-02'), day('2026-03-30'))).toEqual({
+      days: [[day('2026-02-02'), day('2026-03-30')]],
+      months: null,
+    });
   });
 });

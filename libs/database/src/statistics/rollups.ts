@@ -1,4 +1,4 @@
-import { localDayNumber, QUARTER_MS, usableTimeZone } from '@app/common';
+import { DAY_MS, localDayNumber, QUARTER_MS, usableTimeZone } from '@app/common';
 import type { VisitEntity } from '../visits/visit.entity';
 
 type RolledVisit = Omit<VisitEntity, 'id' | 'link'>;
@@ -60,7 +60,8 @@ export interface QuarterRow {
 export interface DimensionRow {
   scope: number;
   dimension: Dimension;
-  day: number;
+  /** The local day (days since 1970-01-01) or month (months since January 1970). */
+  period: number;
   value1: string;
   value2: string;
   value3: string;
@@ -72,6 +73,19 @@ export interface Rollups {
   userQuarters: QuarterRow[];
   linkDimensions: DimensionRow[];
   userDimensions: DimensionRow[];
+  linkMonths: DimensionRow[];
+  userMonths: DimensionRow[];
+}
+
+/** The month (months since January 1970) of a day (days since 1970-01-01). */
+export function monthOfDay(day: number): number {
+  const date = new Date(day * DAY_MS);
+  return (date.getUTCFullYear() - 1970) * 12 + date.getUTCMonth();
+}
+
+/** The first day of a month (months since January 1970), as days since 1970-01-01. */
+export function firstDayOfMonth(month: number): number {
+  return Date.UTC(1970 + Math.floor(month / 12), month % 12, 1) / DAY_MS;
 }
 
 const SEPARATOR = '\u0000';
@@ -112,10 +126,10 @@ function addDimension(
   rows: Map<string, DimensionRow>,
   scope: number,
   dimension: Dimension,
-  day: number,
+  period: number,
   values: Values,
 ): void {
-  const key = [scope, dimension, day, ...values].join(SEPARATOR);
+  const key = [scope, dimension, period, ...values].join(SEPARATOR);
   const row = rows.get(key);
   if (row) {
     row.pageviews += 1;
@@ -123,7 +137,7 @@ function addDimension(
     rows.set(key, {
       scope,
       dimension,
-      day,
+      period,
       value1: values[0],
       value2: values[1],
       value3: values[2],
@@ -146,6 +160,8 @@ export function rollUp(
   const userQuarters = new Map<string, QuarterRow>();
   const linkDimensions = new Map<string, DimensionRow>();
   const userDimensions = new Map<string, DimensionRow>();
+  const linkMonths = new Map<string, DimensionRow>();
+  const userMonths = new Map<string, DimensionRow>();
   const zones = new Map<string, string>();
   for (const visit of visits) {
     const owner = owners.get(visit.link_id);
@@ -162,11 +178,14 @@ export function rollUp(
     addQuarter(linkQuarters, visit.link_id, bucket, visit.is_unique);
     addQuarter(userQuarters, owner.userId, bucket, visit.is_unique);
     const day = days.day(zone, time);
+    const month = monthOfDay(day);
     for (const dimension of DIMENSIONS) {
       const values = VALUES_OF[dimension](visit);
       if (values !== null) {
         addDimension(linkDimensions, visit.link_id, dimension, day, values);
         addDimension(userDimensions, owner.userId, dimension, day, values);
+        addDimension(linkMonths, visit.link_id, dimension, month, values);
+        addDimension(userMonths, owner.userId, dimension, month, values);
       }
     }
   }
@@ -175,6 +194,8 @@ export function rollUp(
     userQuarters: sortedQuarters(userQuarters),
     linkDimensions: sortedDimensions(linkDimensions),
     userDimensions: sortedDimensions(userDimensions),
+    linkMonths: sortedDimensions(linkMonths),
+    userMonths: sortedDimensions(userMonths),
   };
 }
 
@@ -191,7 +212,7 @@ function sortedDimensions(rows: Map<string, DimensionRow>): DimensionRow[] {
     (a, b) =>
       a.scope - b.scope ||
       compareText(a.dimension, b.dimension) ||
-      a.day - b.day ||
+      a.period - b.period ||
       compareText(a.value1, b.value1) ||
       compareText(a.value2, b.value2) ||
       compareText(a.value3, b.value3),

@@ -13,6 +13,9 @@ import { UserEntity } from '../users/user.entity';
  *   is nested under (referrer host > path, country > city, source > medium > campaign); '' is
  *   "none", so that the primary key can hold it.
  *
+ * - Dimension months: the same per local month (months since January 1970), so that a long range
+ *   reads a row per month and value instead of one per day.
+ *
  * Each comes per link and per user (the account-wide totals, so that an account's statistics cost
  * the same whatever its number of links). Deleting a link subtracts it from its user's rows.
  */
@@ -93,6 +96,62 @@ export class UserDimensionStatEntity {
 
   @PrimaryColumn({ type: Number })
   day!: number;
+
+  @PrimaryColumn({ type: String, length: 253 })
+  value1!: string;
+
+  @PrimaryColumn({ type: String, length: 512 })
+  value2!: string;
+
+  @PrimaryColumn({ type: String, length: 128 })
+  value3!: string;
+
+  @Column({ type: Number })
+  pageviews!: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+}
+
+@Entity('stats_link_dimension_months', { withoutRowid: true })
+export class LinkDimensionMonthStatEntity {
+  @PrimaryColumn({ type: Number })
+  link_id!: number;
+
+  @PrimaryColumn({ type: String, length: 16 })
+  dimension!: string;
+
+  @PrimaryColumn({ type: Number })
+  month!: number;
+
+  @PrimaryColumn({ type: String, length: 253 })
+  value1!: string;
+
+  @PrimaryColumn({ type: String, length: 512 })
+  value2!: string;
+
+  @PrimaryColumn({ type: String, length: 128 })
+  value3!: string;
+
+  @Column({ type: Number })
+  pageviews!: number;
+
+  @ManyToOne(() => LinkEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'link_id' })
+  link?: LinkEntity;
+}
+
+@Entity('stats_user_dimension_months', { withoutRowid: true })
+export class UserDimensionMonthStatEntity {
+  @PrimaryColumn({ type: Number })
+  user_id!: number;
+
+  @PrimaryColumn({ type: String, length: 16 })
+  dimension!: string;
+
+  @PrimaryColumn({ type: Number })
+  month!: number;
 
   @PrimaryColumn({ type: String, length: 253 })
   value1!: string;

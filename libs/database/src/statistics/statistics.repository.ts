@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { Dimension } from './rollups';
+import { type Dimension, firstDayOfMonth, monthOfDay } from './rollups';
 
 /** Whose statistics: an account as a whole, or some of its links (one, or a project's). */
 export type StatsScope =
@@ -137,21 +137,39 @@ export class StatisticsRepository {
     return new Map(rows.map((r) => [Number(r.hour), Number(r.pageviews)]));
   }
 
+  /**
+   * The rows of a breakdown: whole months from the month tables, the days before and after them
+   * from the day tables, added up per value.
+   */
   private dimensionFrom(sql: Sql, scope: StatsScope, filter: DimensionFilter): string {
-    const { table, where } = this.scope(sql, scope);
-    const conditions = [
-      where,
-      `"dimension" = ${sql.p(filter.dimension)}`,
-      `"day" >= ${sql.p(filter.firstDay)}`,
-      `"day" <= ${sql.p(filter.lastDay)}`,
-    ];
-    if (filter.value1 !== undefined) {
-      conditions.push(`"value1" = ${sql.p(filter.value1)}`);
+    const { days, months } = splitByMonths(filter.firstDay, filter.lastDay);
+    const part = (
+      table: 'dimensions' | 'dimension_months',
+      first: number,
+      last: number,
+    ): string => {
+      const column = table === 'dimensions' ? 'day' : 'month';
+      const { table: scoped, where } = this.scope(sql, scope);
+      const conditions = [
+        where,
+        `"dimension" = ${sql.p(filter.dimension)}`,
+        `"${column}" >= ${sql.p(first)}`,
+        `"${column}" <= ${sql.p(last)}`,
+      ];
+      if (filter.value1 !== undefined) {
+        conditions.push(`"value1" = ${sql.p(filter.value1)}`);
+      }
+      if (filter.value2 !== undefined) {
+        conditions.push(`"value2" = ${sql.p(filter.value2)}`);
+      }
+      return `SELECT "value1", "value2", "value3", "pageviews" FROM "stats_${scoped}_${table}"
+        WHERE ${conditions.join(' AND ')}`;
+    };
+    const parts = days.map(([first, last]) => part('dimensions', first, last));
+    if (months !== null) {
+      parts.push(part('dimension_months', months[0], months[1]));
     }
-    if (filter.value2 !== undefined) {
-      conditions.push(`"value2" = ${sql.p(filter.value2)}`);
-    }
-    return `FROM "stats_${table}_dimensions" WHERE ${conditions.join(' AND ')}
+    return `FROM (${parts.join(' UNION ALL ')}) "parts"
       GROUP BY "value1", "value2", "value3" HAVING SUM("pageviews") > 0`;
   }
 
@@ -218,4 +236,26 @@ export class StatisticsRepository {
   private run<T = unknown[]>(query: BuiltQuery): Promise<T> {
     return this.dataSource.query<T>(query.sql, query.parameters);
   }
+}
+
+/** Days [first, last] as the whole months inside them and the day ranges around those. */
+export function splitByMonths(
+  firstDay: number,
+  lastDay: number,
+): { days: Array<[number, number]>; months: [number, number] | null } {
+  const firstMonth = monthOfDay(firstDay);
+  const lastMonth = monthOfDay(lastDay);
+  const fullFirst = firstDayOfMonth(firstMonth) === firstDay ? firstMonth : firstMonth + 1;
+  const fullLast = firstDayOfMonth(lastMonth + 1) - 1 === lastDay ? lastMonth : lastMonth - 1;
+  if (fullFirst > fullLast) {
+    return { days: [[firstDay, lastDay]], months: null };
+  }
+  const days: Array<[number, number]> = [];
+  if (firstDay < firstDayOfMonth(fullFirst)) {
+    days.push([firstDay, firstDayOfMonth(fullFirst) - 1]);
+  }
+  if (lastDay > firstDayOfMonth(fullLast + 1) - 1) {
+    days.push([firstDayOfMonth(fullLast + 1), lastDay]);
+  }
+  return { days, months: [fullFirst, fullLast] };
 }
