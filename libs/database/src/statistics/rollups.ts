@@ -90,49 +90,72 @@ export function firstDayOfMonth(month: number): number {
 
 const SEPARATOR = '\u0000';
 
-/** Local days change only on a quarter hour, so one lookup per zone and quarter is enough. */
-class DayCache {
-  private readonly days = new Map<string, number>();
+/**
+ * The local day of an instant in a zone. Local days change only on a quarter hour, so one lookup
+ * per zone and quarter is enough; kept across batches (visits arrive in time order), bounded.
+ */
+const dayCache = new Map<string, number>();
+const DAY_CACHE_LIMIT = 10_000;
 
-  day(zone: string, epochMs: number): number {
-    const quarter = Math.floor(epochMs / QUARTER_MS);
-    const key = `${zone}${SEPARATOR}${quarter}`;
-    let day = this.days.get(key);
-    if (day === undefined) {
-      day = localDayNumber(zone, quarter * QUARTER_MS);
-      this.days.set(key, day);
+function localDay(zone: string, epochMs: number): number {
+  const quarter = Math.floor(epochMs / QUARTER_MS);
+  const key = `${zone}${SEPARATOR}${quarter}`;
+  let day = dayCache.get(key);
+  if (day === undefined) {
+    day = localDayNumber(zone, quarter * QUARTER_MS);
+    if (dayCache.size >= DAY_CACHE_LIMIT) {
+      dayCache.clear();
     }
-    return day;
+    dayCache.set(key, day);
   }
+  return day;
+}
+
+/** Stored zones as usable zones (an unknown one is UTC), checked once each. */
+const zoneCache = new Map<string, string>();
+
+function zoneOf(stored: string): string {
+  let zone = zoneCache.get(stored);
+  if (zone === undefined) {
+    zone = usableTimeZone(stored);
+    if (zoneCache.size >= DAY_CACHE_LIMIT) {
+      zoneCache.clear();
+    }
+    zoneCache.set(stored, zone);
+  }
+  return zone;
 }
 
 function addQuarter(
   rows: Map<string, QuarterRow>,
   scope: number,
   bucket: number,
-  unique: boolean,
+  pageviews: number,
+  visitors: number,
 ): void {
   const key = `${scope}${SEPARATOR}${bucket}`;
   const row = rows.get(key);
   if (row) {
-    row.pageviews += 1;
-    row.visitors += unique ? 1 : 0;
+    row.pageviews += pageviews;
+    row.visitors += visitors;
   } else {
-    rows.set(key, { scope, bucket, pageviews: 1, visitors: unique ? 1 : 0 });
+    rows.set(key, { scope, bucket, pageviews, visitors });
   }
 }
 
 function addDimension(
   rows: Map<string, DimensionRow>,
   scope: number,
-  dimension: Dimension,
   period: number,
+  dimension: Dimension,
+  valuesKey: string,
   values: Values,
+  pageviews: number,
 ): void {
-  const key = [scope, dimension, period, ...values].join(SEPARATOR);
+  const key = `${scope}${SEPARATOR}${period}${SEPARATOR}${valuesKey}`;
   const row = rows.get(key);
   if (row) {
-    row.pageviews += 1;
+    row.pageviews += pageviews;
   } else {
     rows.set(key, {
       scope,
@@ -141,52 +164,118 @@ function addDimension(
       value1: values[0],
       value2: values[1],
       value3: values[2],
-      pageviews: 1,
+      pageviews,
     });
   }
 }
 
+/** Visits that add to exactly the same roll-up rows, counted once. */
+interface VisitGroup {
+  visit: RolledVisit;
+  userId: number;
+  bucket: number;
+  day: number;
+  pageviews: number;
+  visitors: number;
+}
+
+const FIELDS = [
+  'referrer_host',
+  'referrer_path',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'continent_code',
+  'country_code',
+  'city_name',
+  'os_name',
+  'browser_name',
+  'device_type',
+  'browser_language',
+] as const satisfies ReadonlyArray<keyof RolledVisit>;
+
+/** Everything about a visit that decides its roll-up rows (null kept apart from any text). */
+function signature(visit: RolledVisit, bucket: number, day: number): string {
+  let key = `${visit.link_id}${SEPARATOR}${bucket}${SEPARATOR}${day}`;
+  for (const field of FIELDS) {
+    const value = visit[field];
+    key += value === null ? `${SEPARATOR}\u0001` : `${SEPARATOR}${value}`;
+  }
+  return key;
+}
+
+function sameGroup(group: VisitGroup, visit: RolledVisit, bucket: number, day: number): boolean {
+  if (group.visit.link_id !== visit.link_id || group.bucket !== bucket || group.day !== day) {
+    return false;
+  }
+  for (const field of FIELDS) {
+    if (group.visit[field] !== visit[field]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * What a batch of visits adds to the roll-ups, summed per row so that each row is written once per
- * batch. Visits of links without an owner (deleted meanwhile) are left out. Rows come sorted by
- * key, so that concurrent writers lock them in the same order.
+ * batch. Identical visits (same link, quarter hour and values) are grouped first, so a burst of
+ * the same visit costs one expansion into rows. Visits of links without an owner (deleted
+ * meanwhile) are left out. Rows come sorted by key, so that concurrent writers lock them in the
+ * same order.
  */
 export function rollUp(
   visits: readonly RolledVisit[],
   owners: ReadonlyMap<number, LinkOwner>,
 ): Rollups {
-  const days = new DayCache();
+  const groups = new Map<string, VisitGroup>();
+  let last: VisitGroup | null = null;
+  for (const visit of visits) {
+    const owner = owners.get(visit.link_id);
+    if (owner === undefined) {
+      continue;
+    }
+    const time = visit.datetime.getTime();
+    const bucket = Math.floor(time / QUARTER_MS);
+    const day = localDay(zoneOf(owner.timeZone), time);
+    const unique = visit.is_unique ? 1 : 0;
+    // A run of identical visits (one link shared in a burst) skips building the signature.
+    let group: VisitGroup | undefined =
+      last !== null && sameGroup(last, visit, bucket, day) ? last : undefined;
+    if (group === undefined) {
+      const key = signature(visit, bucket, day);
+      group = groups.get(key);
+      if (group === undefined) {
+        group = { visit, userId: owner.userId, bucket, day, pageviews: 0, visitors: 0 };
+        groups.set(key, group);
+      }
+    }
+    group.pageviews += 1;
+    group.visitors += unique;
+    last = group;
+  }
+
   const linkQuarters = new Map<string, QuarterRow>();
   const userQuarters = new Map<string, QuarterRow>();
   const linkDimensions = new Map<string, DimensionRow>();
   const userDimensions = new Map<string, DimensionRow>();
   const linkMonths = new Map<string, DimensionRow>();
   const userMonths = new Map<string, DimensionRow>();
-  const zones = new Map<string, string>();
-  for (const visit of visits) {
-    const owner = owners.get(visit.link_id);
-    if (owner === undefined) {
-      continue;
-    }
-    let zone = zones.get(owner.timeZone);
-    if (zone === undefined) {
-      zone = usableTimeZone(owner.timeZone);
-      zones.set(owner.timeZone, zone);
-    }
-    const time = visit.datetime.getTime();
-    const bucket = Math.floor(time / QUARTER_MS);
-    addQuarter(linkQuarters, visit.link_id, bucket, visit.is_unique);
-    addQuarter(userQuarters, owner.userId, bucket, visit.is_unique);
-    const day = days.day(zone, time);
-    const month = monthOfDay(day);
+  for (const g of groups.values()) {
+    const linkId = g.visit.link_id;
+    addQuarter(linkQuarters, linkId, g.bucket, g.pageviews, g.visitors);
+    addQuarter(userQuarters, g.userId, g.bucket, g.pageviews, g.visitors);
+    const month = monthOfDay(g.day);
     for (const dimension of DIMENSIONS) {
-      const values = VALUES_OF[dimension](visit);
-      if (values !== null) {
-        addDimension(linkDimensions, visit.link_id, dimension, day, values);
-        addDimension(userDimensions, owner.userId, dimension, day, values);
-        addDimension(linkMonths, visit.link_id, dimension, month, values);
-        addDimension(userMonths, owner.userId, dimension, month, values);
+      const values = VALUES_OF[dimension](g.visit);
+      if (values === null) {
+        continue;
       }
+      const valuesKey = `${dimension}${SEPARATOR}${values[0]}${SEPARATOR}${values[1]}${SEPARATOR}${values[2]}`;
+      const n = g.pageviews;
+      addDimension(linkDimensions, linkId, g.day, dimension, valuesKey, values, n);
+      addDimension(userDimensions, g.userId, g.day, dimension, valuesKey, values, n);
+      addDimension(linkMonths, linkId, month, dimension, valuesKey, values, n);
+      addDimension(userMonths, g.userId, month, dimension, valuesKey, values, n);
     }
   }
   return {
