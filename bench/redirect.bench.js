@@ -11,6 +11,7 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
+const { createPostgresSchema, parseArgs, waitForUrl } = require('./lib');
 
 const root = join(__dirname, '..');
 const args = parseArgs(process.argv.slice(2));
@@ -19,12 +20,6 @@ const connections = Number(args.connections ?? 50);
 const db = args.db ?? 'sqlite';
 const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
-  return out;
-}
 
 function load(url, seconds, headers = {}) {
   return new Promise((resolve, reject) => {
@@ -49,20 +44,6 @@ function summary(result) {
       result.errors +
       result.timeouts,
   };
-}
-
-async function waitForUrl(url, ms = 30_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 function exitOf(child) {
@@ -96,14 +77,8 @@ async function linkdock() {
   };
   let schema = null;
   if (db === 'postgres') {
-    const { Client } = require('pg');
-    const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    schema = `bench_${process.pid}`;
-    const client = new Client({ connectionString: base });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
-    env.DATABASE_URL = `${base}${base.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+    schema = await createPostgresSchema('bench');
+    env.DATABASE_URL = schema.url;
     env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
     env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
   }
@@ -137,15 +112,7 @@ async function linkdock() {
   const counted = Number(shutdown[1]);
   const clientSaw = warm.redirects + result.redirects;
   const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
-  if (schema) {
-    const { Client } = require('pg');
-    const client = new Client({
-      connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-    });
-    await client.connect();
-    await client.query(`DROP SCHEMA ${schema} CASCADE`);
-    await client.end();
-  }
+  if (schema) await schema.drop();
   rmSync(dataDir, { recursive: true, force: true });
   return { result, counted, clientSaw, stored, exit };
 }

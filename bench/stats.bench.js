@@ -12,6 +12,7 @@ const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { createPostgresSchema, parseArgs, waitForUrl } = require('./lib');
 
 const root = join(__dirname, '..');
 const args = parseArgs(process.argv.slice(2));
@@ -28,12 +29,6 @@ const writers = require(join(root, 'dist/libs/database/src/statistics/rollup-wri
 const { StatisticsRepository } = require(
   join(root, 'dist/libs/database/src/statistics/statistics.repository.js'),
 );
-
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
-  return out;
-}
 
 // ---------------------------------------------------------------- data
 
@@ -226,20 +221,6 @@ function makeVisit(linkId, dayStart) {
 
 // ---------------------------------------------------------------- servers and databases
 
-async function waitForUrl(url, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
 function startServer(env) {
   const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
     env,
@@ -287,42 +268,9 @@ async function openDatabase(env, dataDir) {
   return { kind: 'sqlite', sqlite, query, close: async () => sqlite.close() };
 }
 
-const VISIT_COLUMNS = [
-  'link_id',
-  'datetime',
-  'referrer_host',
-  'referrer_path',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'continent_code',
-  'country_code',
-  'city_name',
-  'os_name',
-  'browser_name',
-  'device_type',
-  'browser_language',
-  'is_unique',
-  'visitor_hash',
-];
-const PG_TYPES = [
-  'int[]',
-  'timestamp[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'varchar[]',
-  'boolean[]',
-  'varchar[]',
-];
+const { VISIT_COLUMNS, POSTGRES_ARRAY_TYPES } = require(
+  join(root, 'dist/libs/database/src/visits/visit-columns.js'),
+);
 const dbTime = (d) => d.toISOString().replace('T', ' ').replace('Z', '');
 
 async function seed(database, userId, linkIds) {
@@ -366,7 +314,7 @@ async function seed(database, userId, linkIds) {
       for (let i = 0; i < visits.length; i += 20_000) {
         const chunk = visits.slice(i, i + 20_000);
         await database.query(
-          `INSERT INTO "visits" (${VISIT_COLUMNS.map((c) => `"${c}"`).join(', ')}) SELECT * FROM unnest(${PG_TYPES.map((t, j) => `$${j + 1}::${t}`).join(', ')})`,
+          `INSERT INTO "visits" (${VISIT_COLUMNS.map((c) => `"${c}"`).join(', ')}) SELECT * FROM unnest(${VISIT_COLUMNS.map((c, j) => `$${j + 1}::${POSTGRES_ARRAY_TYPES[c]}`).join(', ')})`,
           VISIT_COLUMNS.map((c) => chunk.map((v) => (c === 'datetime' ? dbTime(v[c]) : v[c]))),
         );
       }
@@ -432,15 +380,9 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
     API_RATE_LIMIT: '1000000',
   };
   let schema = null;
-  const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   if (db === 'postgres') {
-    const { Client } = require('pg');
-    schema = `bench_stats_${process.pid}`;
-    const client = new Client({ connectionString: pgBase });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
-    env.DATABASE_URL = `${pgBase}${pgBase.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+    schema = await createPostgresSchema('bench_stats');
+    env.DATABASE_URL = schema.url;
     env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
   }
   const base = `http://127.0.0.1:${port}`;
@@ -611,13 +553,7 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
       `goal (p99 <= 50 ms for the four goal queries): ${worst <= 50 ? 'met' : 'NOT met'} (worst p99 ${worst.toFixed(1)} ms)`,
     );
   } finally {
-    if (schema) {
-      const { Client } = require('pg');
-      const client = new Client({ connectionString: pgBase });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      await client.end();
-    }
+    if (schema) await schema.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 })().catch((error) => {

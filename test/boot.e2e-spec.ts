@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { ChildProcess, spawn } from 'node:child_process';
-import { AddressInfo, createServer } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@app/testing';
 
 /**
  * The built server, started the way `npm start` starts it (npm test builds first). SQLite only:
@@ -29,18 +29,6 @@ function start(env: Record<string, string>): Started {
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   return { child, output: () => output, exited };
-}
-
-/** A port nobody listens on now (a random one could be taken by another suite's socket). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(check: () => boolean, ms: number, output?: () => string): Promise<void> {

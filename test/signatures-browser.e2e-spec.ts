@@ -1,27 +1,16 @@
 /// <reference lib="dom" />
 import { mkdirSync, statSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
-import { AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SIGNATURE_TEMPLATES } from '@app/signatures';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
-import { Browser, chromium, Page } from 'playwright-core';
+import { createTestApp, freePort, launchChromium, TestApp, TestUser } from '@app/testing';
+import { Browser, Page } from 'playwright-core';
 
 // Headless Debian chromium renders every template through the public preview page; screenshots
 // are written to test/artifacts/signatures/ (committed, and looked at by a person).
 const ARTIFACTS = join(__dirname, 'artifacts', 'signatures');
 const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('Signatures in Chromium', () => {
   let t: TestApp;
@@ -37,19 +26,7 @@ describe('Signatures in Chromium', () => {
     t = await createTestApp({ env: { APP_URL: `http://127.0.0.1:${port}` } });
     await t.app.listen(port, '127.0.0.1');
     user = await t.createUser();
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 600 } });
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());

@@ -1,9 +1,8 @@
 /// <reference lib="dom" />
 import { mkdirSync, statSync } from 'node:fs';
-import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
-import { createTestApp, TestApp, TestUser, writeZip } from '@app/testing';
-import { Browser, chromium, Page } from 'playwright-core';
+import { createTestApp, freePort, launchChromium, TestApp, TestUser, writeZip } from '@app/testing';
+import { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
@@ -12,17 +11,6 @@ import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service
 const ARTIFACTS = join(__dirname, 'artifacts', 'static-sites');
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const INDEX = `<!doctype html>
 <html lang="en">
@@ -69,19 +57,7 @@ describe('Static sites in Chromium', () => {
     t = await createTestApp({ env: { APP_URL: origin } });
     await t.app.listen(port, '127.0.0.1');
     user = await t.createUser();
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     // HeadlessChrome's own user agent is (rightly) not counted as a visitor.
     page = await browser.newPage({ viewport: { width: 900, height: 600 }, userAgent: CHROME });
     mkdirSync(ARTIFACTS, { recursive: true });

@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
-import { AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { createTestApp, freePort, launchChromium, TestApp, TestUser } from '@app/testing';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
@@ -14,17 +14,6 @@ const ARTIFACTS = join(__dirname, 'artifacts', 'visitor-pages');
 // A desktop browser's user agent: HeadlessChrome would be counted as a bot and not as a visit.
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface IdBody {
   data: { id: number };
@@ -69,19 +58,7 @@ describe('Visitor pages in Chromium', () => {
       ])
       .png()
       .toBuffer();
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });
   });
 

@@ -4,3 +4,4 @@ export * from './test-database';
 export * from './dns-server';
 export * from './fixtures';
 export * from './zip-writer';
+export * from './browser';

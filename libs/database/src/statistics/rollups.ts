@@ -1,7 +1,5 @@
 import { DAY_MS, localDayNumber, QUARTER_MS, usableTimeZone } from '@app/common';
-import type { VisitEntity } from '../visits/visit.entity';
-
-type RolledVisit = Omit<VisitEntity, 'id' | 'link'>;
+import { type NewVisit as RolledVisit, VISIT_DIMENSION_COLUMNS } from '../visits/visit-columns';
 
 /** The statistics dimensions other than the time series, as the API names them. */
 export const DIMENSIONS = [
@@ -179,20 +177,7 @@ interface VisitGroup {
   visitors: number;
 }
 
-const FIELDS = [
-  'referrer_host',
-  'referrer_path',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'continent_code',
-  'country_code',
-  'city_name',
-  'os_name',
-  'browser_name',
-  'device_type',
-  'browser_language',
-] as const satisfies ReadonlyArray<keyof RolledVisit>;
+const FIELDS = VISIT_DIMENSION_COLUMNS;
 
 /** Everything about a visit that decides its roll-up rows (null kept apart from any text). */
 function signature(visit: RolledVisit, bucket: number, day: number): string {

@@ -6,46 +6,9 @@ import { toDbDateTime } from '../db-values';
 import { LinkOwner, rollUp } from '../statistics/rollups';
 import { sqliteRollupWriter, writeRollupsPostgres } from '../statistics/rollup-writer';
 import { VisitEntity } from './visit.entity';
+import { type NewVisit, POSTGRES_ARRAY_TYPES, VISIT_COLUMNS } from './visit-columns';
 
-export type NewVisit = Omit<VisitEntity, 'id' | 'link'>;
-
-const VISIT_COLUMNS = [
-  'link_id',
-  'datetime',
-  'referrer_host',
-  'referrer_path',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'continent_code',
-  'country_code',
-  'city_name',
-  'os_name',
-  'browser_name',
-  'device_type',
-  'browser_language',
-  'is_unique',
-  'visitor_hash',
-] as const satisfies ReadonlyArray<keyof NewVisit>;
-
-const POSTGRES_ARRAY_TYPES: Record<(typeof VISIT_COLUMNS)[number], string> = {
-  link_id: 'int[]',
-  datetime: 'timestamp[]',
-  referrer_host: 'varchar[]',
-  referrer_path: 'varchar[]',
-  utm_source: 'varchar[]',
-  utm_medium: 'varchar[]',
-  utm_campaign: 'varchar[]',
-  continent_code: 'varchar[]',
-  country_code: 'varchar[]',
-  city_name: 'varchar[]',
-  os_name: 'varchar[]',
-  browser_name: 'varchar[]',
-  device_type: 'varchar[]',
-  browser_language: 'varchar[]',
-  is_unique: 'boolean[]',
-  visitor_hash: 'varchar[]',
-};
+export type { NewVisit } from './visit-columns';
 
 const COLUMN_LIST = VISIT_COLUMNS.map((c) => `"${c}"`).join(', ');
 

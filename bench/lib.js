@@ -1,0 +1,47 @@
+'use strict';
+// Helpers shared by the benchmarks.
+
+/** `--name value` pairs as an object. */
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
+  return out;
+}
+
+/** Resolves once the URL answers with anything below 500. */
+async function waitForUrl(url, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** The connection string of a fresh PostgreSQL schema, and a function that drops it. */
+async function createPostgresSchema(prefix) {
+  const { Client } = require('pg');
+  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `${prefix}_${process.pid}`;
+  const run = async (sql) => {
+    const client = new Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE SCHEMA ${schema}`);
+  return {
+    url: `${base}${base.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`,
+    drop: () => run(`DROP SCHEMA ${schema} CASCADE`),
+  };
+}
+
+module.exports = { parseArgs, waitForUrl, createPostgresSchema };
