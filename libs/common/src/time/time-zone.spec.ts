@@ -33,6 +33,27 @@ describe('time zones', () => {
     expect(localMidnight('Europe/Berlin', day('2026-10-26'))).toBe(utc('2026-10-25T23:00:00Z'));
     expect(localMidnight('Asia/Kolkata', day('2026-03-01'))).toBe(utc('2026-02-28T18:30:00Z'));
     expect(localMidnight('UTC', day('2026-03-01'))).toBe(day('2026-03-01') * DAY_MS);
+    expect(localMidnight('Asia/Kathmandu', day('2026-03-01'))).toBe(utc('2026-02-28T18:15:00Z'));
+  });
+
+  it('starts a day whose midnight does not exist (clocks jump forward at 00:00) at its first hour', () => {
+    // Santiago: 2026-09-06 00:00 -04 becomes 01:00 -03.
+    expect(localMidnight('America/Santiago', day('2026-09-06'))).toBe(utc('2026-09-06T04:00:00Z'));
+    expect(localMidnight('America/Santiago', day('2026-09-07'))).toBe(utc('2026-09-07T03:00:00Z'));
+    // The day before ends where the new one starts: 23 hours after its own midnight.
+    expect(localMidnight('America/Santiago', day('2026-09-05'))).toBe(utc('2026-09-05T04:00:00Z'));
+    // The Azores: 2026-03-29 00:00 -01 becomes 01:00 +00.
+    expect(localMidnight('Atlantic/Azores', day('2026-03-29'))).toBe(utc('2026-03-29T01:00:00Z'));
+    // Havana: 2026-03-08 00:00 -05 becomes 01:00 -04.
+    expect(localMidnight('America/Havana', day('2026-03-08'))).toBe(utc('2026-03-08T05:00:00Z'));
+    // Santiago's autumn change repeats 23:00-24:00 of 2026-04-04: the 5th starts at the second midnight.
+    expect(localMidnight('America/Santiago', day('2026-04-05'))).toBe(utc('2026-04-05T04:00:00Z'));
+  });
+
+  it('reads years below 100 as such, not as 19xx', () => {
+    const year50 = new Date(0).setUTCFullYear(50, 5, 1);
+    expect(zoneOffsetMs('UTC', year50)).toBe(0);
+    expect(zoneOffsetMs('Asia/Tokyo', year50)).toBe(zoneOffsetMs('Asia/Tokyo', year50 + DAY_MS));
   });
 
   it('cuts a range exactly at the transitions, and not elsewhere', () => {

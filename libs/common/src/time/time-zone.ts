@@ -42,7 +42,7 @@ export function zoneOffsetMs(zone: string, epochMs: number): number {
       parts[part.type] = Number(part.value);
     }
   }
-  const wall = Date.UTC(
+  let wall = Date.UTC(
     parts.year,
     parts.month - 1,
     parts.day,
@@ -50,6 +50,12 @@ export function zoneOffsetMs(zone: string, epochMs: number): number {
     parts.minute,
     parts.second,
   );
+  if (parts.year < 100) {
+    // Date.UTC reads the years 0–99 as 1900–1999.
+    const date = new Date(wall);
+    date.setUTCFullYear(parts.year);
+    wall = date.getTime();
+  }
   const whole = epochMs - (epochMs % 1000);
   return wall - whole;
 }
@@ -59,11 +65,24 @@ export function localDayNumber(zone: string, epochMs: number): number {
   return Math.floor((epochMs + zoneOffsetMs(zone, epochMs)) / DAY_MS);
 }
 
-/** The instant the local date (days since 1970-01-01) begins in the zone. */
+/**
+ * The instant the local date (days since 1970-01-01) begins in the zone: its first quarter hour.
+ * Where clocks jump forward at midnight (Santiago, the Azores, Havana), midnight does not exist and
+ * the offset before the jump lands the estimate on the previous day; it then moves forward a quarter
+ * at a time until it reaches the day (and back, should it overshoot). No transition moves clocks by
+ * more than a few hours, so both walks are short.
+ */
 export function localMidnight(zone: string, day: number): number {
   const wall = day * DAY_MS;
   const guess = wall - zoneOffsetMs(zone, wall);
-  return wall - zoneOffsetMs(zone, guess);
+  let start = wall - zoneOffsetMs(zone, guess);
+  for (let i = 0; i < 24 && localDayNumber(zone, start) < day; i++) {
+    start += QUARTER_MS;
+  }
+  for (let i = 0; i < 24 && localDayNumber(zone, start - QUARTER_MS) >= day; i++) {
+    start -= QUARTER_MS;
+  }
+  return start;
 }
 
 /** A stretch of time with one offset: [start, end) in epoch ms. */
