@@ -71,6 +71,49 @@ describe('Error responses', () => {
     expect(got.body.data.name).toBe('With a file');
   });
 
+  it('refuses a NUL character in any field of a JSON, form or multipart body or of the query, naming each', async () => {
+    const listed = async () =>
+      (
+        (await t.http.get('/v1/projects/').set('Authorization', user.auth)).body as {
+          data: unknown[];
+        }
+      ).data;
+    const before = await listed();
+    const nul = (field: string) => ({
+      status: 400,
+      title: `${field} must not contain a NUL character.`,
+      field,
+      code: 'validation_failed',
+    });
+    const json = await t.http
+      .post('/v1/projects')
+      .set('Authorization', user.auth)
+      .send({ name: 'a\u0000b', color: '#000000', extra: { deep: ['ok', 'x\u0000'] } });
+    expect([json.status, json.body]).toEqual([
+      400,
+      { errors: [nul('name'), nul('extra[deep][1]')] },
+    ]);
+    const form = await t.http
+      .post('/v1/projects')
+      .set('Authorization', user.auth)
+      .type('form')
+      .send('name=a%00b');
+    expect([form.status, form.body]).toEqual([400, { errors: [nul('name')] }]);
+    const multipart = await t.http
+      .post('/v1/projects')
+      .set('Authorization', user.auth)
+      .field('name', 'a\u0000b');
+    expect([multipart.status, multipart.body]).toEqual([400, { errors: [nul('name')] }]);
+    const query = await t.http
+      .get('/v1/statistics/?type=utm_medium&utm_source=%00&search=ok')
+      .set('Authorization', user.auth);
+    expect([query.status, query.body]).toEqual([400, { errors: [nul('utm_source')] }]);
+    const list = await t.http.get('/v1/projects/?search=a%00').set('Authorization', user.auth);
+    expect([list.status, list.body]).toEqual([400, { errors: [nul('search')] }]);
+    // Nothing was written.
+    expect(await listed()).toEqual(before);
+  });
+
   it('parses 0/1/true/false booleans and name[key] groups in urlencoded bodies without failing', async () => {
     const res = await t.http
       .post('/v1/projects')

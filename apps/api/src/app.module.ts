@@ -9,6 +9,7 @@ import {
   createValidationPipe,
   EnvelopeInterceptor,
   MultipartInterceptor,
+  RejectNulInterceptor,
 } from '@app/common';
 import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
@@ -78,6 +79,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: TeamAccessGuard },
         { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: RejectNulInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

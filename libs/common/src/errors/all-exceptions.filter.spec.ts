@@ -347,6 +347,25 @@ describe(AllExceptionsFilter.name, () => {
     });
   });
 
+  it.each(['22021', '22P05'])(
+    'rejects text PostgreSQL cannot store (%s: a NUL, or a character of no encoding) with 400',
+    (code) => {
+      const res = respond(queryFailed({ code, message: 'invalid byte sequence for encoding' }));
+      expect([res.statusCode, res.body]).toEqual([
+        400,
+        {
+          errors: [
+            {
+              status: 400,
+              title: 'A value has a character that cannot be stored.',
+              code: 'validation_failed',
+            },
+          ],
+        },
+      ]);
+    },
+  );
+
   it('hides a server fault behind 500 internal_error with the request id', () => {
     const error = new Error('SELECT secret FROM x');
     const res = respond(error);

@@ -44,6 +44,11 @@ export function translateDatabaseError(error: unknown): AppError | null {
       (typeof driver.column === 'string' ? driver.column : undefined);
     return new AppError('validation_failed', `${field ?? 'A required field'} is required.`, field);
   }
+  if (code === '22021' || code === '22P05') {
+    // PostgreSQL: a NUL or a character the database encoding lacks. Input is checked first; this
+    // is the safety net.
+    return new AppError('validation_failed', 'A value has a character that cannot be stored.');
+  }
   if (code === '22001') {
     return new AppError('validation_failed', 'A value is longer than its field allows.');
   }

@@ -6,3 +6,4 @@ export * from './paginated';
 export * from './request-id';
 export * from './client-ip';
 export * from './uploads.decorator';
+export * from './reject-nul.interceptor';

@@ -1,0 +1,45 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Observable } from 'rxjs';
+import { AppError, type Problem } from '../errors/app-error';
+
+const MAX_DEPTH = 8;
+
+/**
+ * The fields of parsed input (query or body, nested as `name[key]`) whose text has a NUL
+ * character: PostgreSQL cannot store it in a text column, and no field of the API means one.
+ */
+export function nulFields(value: unknown, path = '', depth = 0): string[] {
+  if (typeof value === 'string') {
+    return value.includes('\0') ? [path] : [];
+  }
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH || Buffer.isBuffer(value)) {
+    return [];
+  }
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) =>
+    nulFields(inner, path === '' ? key : `${path}[${key}]`, depth + 1),
+  );
+}
+
+/**
+ * Refuses a request whose query or body has a NUL character in any value, with a 400 naming each
+ * field, before a handler or a database sees it. Runs after the multipart interceptor, so form
+ * fields of file uploads are checked too (and the upload files are removed by it).
+ */
+@Injectable()
+export class RejectNulInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() === 'http') {
+      const req = context.switchToHttp().getRequest<Request>();
+      const fields = [...nulFields(req.query), ...nulFields(req.body as unknown)];
+      if (fields.length > 0) {
+        const problems: Problem[] = [...new Set(fields)].map((field) => ({
+          field,
+          title: `${field} must not contain a NUL character.`,
+        }));
+        throw new AppError('validation_failed', problems);
+      }
+    }
+    return next.handle();
+  }
+}
