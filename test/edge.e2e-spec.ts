@@ -368,6 +368,39 @@ describe('Visitor edge', () => {
     expect(await clicksOf(id)).toBe(3);
   });
 
+  it('stores UTM values without control characters or half characters, in one batch with the rest', async () => {
+    const id = await createLink({ location_url: 'https://example.com/', url: 'edge-utm-text' });
+    const long = 'a'.repeat(127);
+    await visit('/edge-utm-text?utm_source=%00news%01&utm_medium=%20%09mail%7F');
+    // 127 + a 2-unit emoji: cut at 128 units, the emoji would be split (and two different
+    // emoji the same text to PostgreSQL).
+    await visit(`/edge-utm-text?utm_source=${long}${encodeURIComponent('\u{1F300}')}`);
+    await visit(`/edge-utm-text?utm_source=${long}${encodeURIComponent('\u{1F600}')}`);
+    await visit('/edge-utm-text?utm_source=ok&utm_campaign=%F0%9F');
+    await visit('/edge-utm-text?utm_source=%00%01');
+
+    const rows = await visitsOf(id);
+    expect(rows.map((r) => [r.utm_source, r.utm_medium, r.utm_campaign])).toEqual([
+      ['news', 'mail', null],
+      [long, null, null],
+      [long, null, null],
+      ['ok', null, '\ufffd'],
+      [null, null, null],
+    ]);
+    const stats = await t.http
+      .get(`/v1/statistics/${id}?type=utm_source`)
+      .set('Authorization', owner.auth);
+    expect([stats.status, (stats.body as { data: unknown }).data]).toEqual([
+      200,
+      [
+        { utm_source: long, pageviews: 2 },
+        { utm_source: 'news', pageviews: 1 },
+        { utm_source: 'ok', pageviews: 1 },
+      ],
+    ]);
+    expect(await clicksOf(id)).toBe(5);
+  });
+
   it('answers 503 instead of crashing when the edge itself fails, and keeps serving', async () => {
     const edge = t.app.get(EdgeService);
     const spy = jest.spyOn(edge, 'handle').mockImplementationOnce(() => {

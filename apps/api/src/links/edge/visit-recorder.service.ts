@@ -56,6 +56,8 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   /** Redirects counted by this process since start, and visits it wrote. */
   counted = 0;
   written = 0;
+  /** Visits the database refused as data (see write()); not retried. */
+  dropped = 0;
 
   constructor(
     private readonly visits: VisitsRepository,
@@ -81,7 +83,8 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     await this.stopServer();
     await this.flushAll();
     this.logger.log(
-      `Visits: ${this.counted} counted, ${this.written} written, ${this.buffer.length} not written`,
+      `Visits: ${this.counted} counted, ${this.written} written, ${this.buffer.length} not written` +
+        (this.dropped > 0 ? `, ${this.dropped} refused by the database` : ''),
     );
   }
 
@@ -139,32 +142,64 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   private async writeAll(taken: RawVisit[]): Promise<void> {
     for (let i = 0; i < taken.length; i += WRITE_BATCH) {
       const batch = taken.slice(i, i + WRITE_BATCH);
-      if (!(await this.write(batch))) {
-        this.buffer = taken.slice(i).concat(this.buffer);
+      const done = await this.write(batch);
+      if (done < batch.length) {
+        this.buffer = taken.slice(i + done).concat(this.buffer);
         return;
       }
       await yieldToEventLoop();
     }
   }
 
-  private async write(batch: RawVisit[]): Promise<boolean> {
+  /**
+   * Writes one batch in one transaction. Returns how many of its visits are done with (written,
+   * or dropped as data the database refuses); the rest go back to the buffer for the next flush.
+   * A visit the database refuses as data would be refused again on every retry, so when a batch
+   * fails that way its visits are written one at a time and only the refused ones are dropped:
+   * one bad visit must not hold up all the others behind it.
+   */
+  private async write(batch: RawVisit[]): Promise<number> {
+    let rows: NewVisit[] = [];
     try {
       if (!this.info.geoReady()) {
         await this.info.loadGeo();
       }
-      const rows = await this.enrich(batch);
-      // An API transaction in progress holds SQLite's one connection: do not join it.
-      for (let waited = 0; this.visits.isBusy() && waited < BUSY_WAIT_LIMIT; waited += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-      this.written += await this.visits.recordBatch(rows);
-      for (const [linkId, count] of countByLink(rows)) {
-        this.release(linkId, count);
-      }
-      return true;
+      rows = await this.enrich(batch);
+      await this.store(rows);
+      return batch.length;
     } catch (error) {
-      this.logger.error(`Writing ${batch.length} visits failed; will retry: ${String(error)}`);
-      return false;
+      if (rows.length !== batch.length || !isDataError(error)) {
+        this.logger.error(`Writing ${batch.length} visits failed; will retry: ${String(error)}`);
+        return 0;
+      }
+      this.logger.warn(`Writing ${batch.length} visits failed (${String(error)}); one at a time`);
+    }
+    for (let j = 0; j < rows.length; j += 1) {
+      try {
+        await this.store([rows[j]]);
+      } catch (error) {
+        if (!isDataError(error)) {
+          this.logger.error(`Writing visits failed; will retry: ${String(error)}`);
+          return j;
+        }
+        this.dropped += 1;
+        this.release(rows[j].link_id, 1);
+        this.logger.error(
+          `A visit of link ${rows[j].link_id} was refused and dropped: ${String(error)}`,
+        );
+      }
+    }
+    return batch.length;
+  }
+
+  private async store(rows: NewVisit[]): Promise<void> {
+    // An API transaction in progress holds SQLite's one connection: do not join it.
+    for (let waited = 0; this.visits.isBusy() && waited < BUSY_WAIT_LIMIT; waited += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    this.written += await this.visits.recordBatch(rows);
+    for (const [linkId, count] of countByLink(rows)) {
+      this.release(linkId, count);
     }
   }
 
@@ -282,6 +317,40 @@ function parseReferrer(referer: string | undefined): { host: string | null; path
   }
 }
 
+/**
+ * Text from a visitor's URL as stored: control characters removed, trimmed, at most `max` UTF-16
+ * units without splitting a character in two, and no lone surrogate (PostgreSQL refuses NUL, and
+ * stores a half character as U+FFFD, which would make two different values one).
+ */
+export function visitText(value: string | null | undefined, max: number): string | null {
+  if (!value) {
+    return null;
+  }
+  // eslint-disable-next-line no-control-regex
+  let text = value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (text.length > max) {
+    text = text.slice(0, /[\ud800-\udbff]/.test(text[max - 1]) ? max - 1 : max);
+  }
+  text = text.replace(LONE_SURROGATE, '\ufffd');
+  return text === '' ? null : text;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Whether a failed write is the data's fault (it would fail again the same way), not the
+ * database's: SQLSTATE classes 21 (cardinality), 22 (data) and 23 (integrity) on PostgreSQL, and
+ * SQLite's constraint, type and size errors.
+ */
+export function isDataError(error: unknown): boolean {
+  const own = (error as { code?: unknown } | null)?.code;
+  const driver = (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  const code = typeof driver === 'string' ? driver : typeof own === 'string' ? own : '';
+  return (
+    /^2[123][0-9A-Z]{3}$/.test(code) || /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code)
+  );
+}
+
 function parseUtm(query: string | null): {
   source: string | null;
   medium: string | null;
@@ -291,6 +360,6 @@ function parseUtm(query: string | null): {
     return { source: null, medium: null, campaign: null };
   }
   const params = new URLSearchParams(query);
-  const read = (name: string): string | null => params.get(name)?.trim().slice(0, 128) || null;
+  const read = (name: string): string | null => visitText(params.get(name), 128);
   return { source: read('utm_source'), medium: read('utm_medium'), campaign: read('utm_campaign') };
 }

@@ -1,0 +1,137 @@
+import type { HttpAdapterHost } from '@nestjs/core';
+import type { NewVisit, VisitsRepository } from '@app/database';
+import { isDataError, type RawVisit, VisitRecorder, visitText } from './visit-recorder.service';
+import type { VisitorInfo } from './visitor-info';
+
+/** A PostgreSQL error as TypeORM raises it (QueryFailedError carries the driver's error). */
+function pgError(code: string): Error {
+  return Object.assign(new Error(`pg ${code}`), { driverError: { code } });
+}
+
+function setup(fail: (rows: NewVisit[]) => Error | null) {
+  const stored: NewVisit[] = [];
+  const calls: number[] = [];
+  const visits = {
+    isBusy: () => false,
+    recordBatch: (rows: NewVisit[]) => {
+      calls.push(rows.length);
+      const error = fail(rows);
+      if (error) {
+        return Promise.reject(error);
+      }
+      stored.push(...rows);
+      return Promise.resolve(rows.length);
+    },
+  } as unknown as VisitsRepository;
+  const info = {
+    geoReady: () => true,
+    loadGeo: () => Promise.resolve(),
+    device: () => ({ os_name: null, browser_name: null, device_type: null }),
+    geo: () => ({ continent_code: null, country_code: null, city_name: null }),
+    language: () => null,
+  } as unknown as VisitorInfo;
+  const recorder = new VisitRecorder(
+    visits,
+    info,
+    {} as HttpAdapterHost,
+    Buffer.alloc(32, 1),
+    null,
+  );
+  return { recorder, stored, calls };
+}
+
+function raw(linkId: number, query: string | null = null): RawVisit {
+  return {
+    linkId,
+    at: Date.UTC(2026, 10, 23, 12),
+    ip: '203.0.113.9',
+    userAgent: 'Mozilla/5.0',
+    referer: undefined,
+    acceptLanguage: undefined,
+    query,
+  };
+}
+
+describe(VisitRecorder.name, () => {
+  it('writes a batch in one call', async () => {
+    const { recorder, stored, calls } = setup(() => null);
+    [1, 2, 3].forEach((id) => recorder.record(raw(id)));
+    await recorder.flushAll();
+    expect(calls).toEqual([3]);
+    expect(stored.map((v) => v.link_id)).toEqual([1, 2, 3]);
+    expect([recorder.counted, recorder.written, recorder.dropped]).toEqual([3, 3, 0]);
+    expect(recorder.unflushed(2)).toBe(0);
+  });
+
+  it('drops only the visit the database refuses as data, and writes the others', async () => {
+    // Link 2's visits break a constraint: on their own, and in any batch holding one.
+    const { recorder, stored, calls } = setup((rows) =>
+      rows.some((v) => v.link_id === 2) ? pgError('21000') : null,
+    );
+    [1, 2, 3, 2, 4].forEach((id) => recorder.record(raw(id)));
+    await recorder.flushAll();
+    expect(calls).toEqual([5, 1, 1, 1, 1, 1]);
+    expect(stored.map((v) => v.link_id)).toEqual([1, 3, 4]);
+    expect([recorder.written, recorder.dropped]).toEqual([3, 2]);
+    expect(recorder.unflushed(2)).toBe(0);
+    // The buffer is empty: a later flush writes nothing again.
+    await recorder.flushAll();
+    expect(calls).toHaveLength(6);
+  });
+
+  it('keeps every visit for the next flush while the database is down', async () => {
+    let down = true;
+    const { recorder, stored } = setup(() => (down ? pgError('57P01') : null));
+    [1, 2].forEach((id) => recorder.record(raw(id)));
+    await recorder.flushAll();
+    expect([stored.length, recorder.dropped, recorder.unflushed(1)]).toEqual([0, 0, 1]);
+    down = false;
+    await recorder.flushAll();
+    expect(stored.map((v) => v.link_id)).toEqual([1, 2]);
+    expect(recorder.written).toBe(2);
+  });
+
+  it('keeps the rest when the database goes down while writing one at a time', async () => {
+    let writes = 0;
+    const { recorder, stored } = setup((rows) => {
+      writes += 1;
+      if (writes === 1) return pgError('23505'); // the batch: a data error
+      if (writes === 2) return null; // link 1 alone: written
+      if (writes === 3) return pgError('08006'); // then the connection is lost
+      return null;
+    });
+    [1, 2, 3].forEach((id) => recorder.record(raw(id)));
+    await recorder.flush();
+    expect(stored.map((v) => v.link_id)).toEqual([1]);
+    expect(recorder.dropped).toBe(0);
+    await recorder.flushAll();
+    expect(stored.map((v) => v.link_id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe(visitText.name, () => {
+  it('removes control characters, trims, and never splits a character', () => {
+    expect(visitText('\u0000news\u0001 ', 128)).toBe('news');
+    expect(visitText('\u0000\u007f', 128)).toBeNull();
+    expect(visitText('', 128)).toBeNull();
+    expect(visitText(undefined, 128)).toBeNull();
+    expect(visitText(`${'a'.repeat(127)}\u{1F300}`, 128)).toBe('a'.repeat(127));
+    expect(visitText(`${'a'.repeat(126)}\u{1F300}`, 128)).toBe(`${'a'.repeat(126)}\u{1F300}`);
+    expect(visitText('x\ud800y\udc00', 128)).toBe('x\ufffdy\ufffd');
+  });
+});
+
+describe(isDataError.name, () => {
+  it('tells data errors from database faults', () => {
+    expect(isDataError(pgError('22021'))).toBe(true);
+    expect(isDataError(pgError('23503'))).toBe(true);
+    expect(isDataError(pgError('21000'))).toBe(true);
+    expect(isDataError(pgError('57P01'))).toBe(false);
+    expect(isDataError(pgError('08006'))).toBe(false);
+    expect(isDataError(Object.assign(new Error('x'), { code: 'SQLITE_CONSTRAINT_CHECK' }))).toBe(
+      true,
+    );
+    expect(isDataError(Object.assign(new Error('x'), { code: 'SQLITE_BUSY' }))).toBe(false);
+    expect(isDataError(new Error('connect ECONNREFUSED'))).toBe(false);
+  });
+});
