@@ -617,6 +617,38 @@ describe('Statistics', () => {
       ]);
     });
 
+    it('refuses dates before 1970, ids beyond the id range, and a start after today without an end', async () => {
+      expect(
+        await problems('/?start_date=0100-01-01&end_date=0100-01-01&timezone=America/New_York'),
+      ).toEqual([
+        problem('end_date', 'end_date must be 1970-01-01 or later.'),
+        problem('start_date', 'start_date must be 1970-01-01 or later.'),
+      ]);
+      expect(await problems('/?start_date=1969-12-31&end_date=1970-01-01')).toEqual([
+        problem('start_date', 'start_date must be 1970-01-01 or later.'),
+      ]);
+      expect(await problems('/?link_id=2147483648&project_id=9999999999')).toEqual([
+        problem('link_id', 'link_id must be a positive whole number.'),
+        problem('project_id', 'project_id must be a positive whole number.'),
+      ]);
+      expect(await problems('/?start_date=2999-01-01')).toEqual([
+        problem('start_date', 'start_date must not be after today (the default end_date).'),
+      ]);
+    });
+
+    it('answers a page far past the end with no rows, and ignores granularity on breakdowns', async () => {
+      const far = await stats('/?type=country_code&page=9007199254740991');
+      expect(far.status).toBe(200);
+      expect(far.body).toMatchObject({
+        data: [],
+        meta: { page: 9007199254740991, results_per_page: 25 },
+      });
+      const range = '&start_date=2026-01-01&end_date=2026-12-31';
+      expect(await data(`/?type=country_code&granularity=hour${range}`)).toEqual(
+        await data(`/?type=country_code${range}`),
+      );
+    });
+
     it('refuses a bad link id in the path', async () => {
       expect(await stats('/abc')).toEqual({
         status: 404,

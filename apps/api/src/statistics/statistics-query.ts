@@ -35,6 +35,7 @@ export interface ParsedStatisticsQuery {
 }
 
 const ID = /^[1-9]\d{0,9}$/;
+const MAX_ID = 2147483647;
 
 /** The period of an overview when the request names none. */
 export function defaultGranularity(days: number): Granularity {
@@ -94,6 +95,10 @@ export function parseStatisticsQuery(
     const parsed = parseDay(raw);
     if (parsed === null) {
       problems.push({ field: name, title: `${name} must be a date as Y-m-d.` });
+    } else if (parsed < 0) {
+      // No visit is older than 1970, and the roll-ups count days and quarters from it.
+      problems.push({ field: name, title: `${name} must be 1970-01-01 or later.` });
+      return null;
     }
     return parsed;
   };
@@ -103,7 +108,14 @@ export function parseStatisticsQuery(
   const firstDay = startGiven ?? lastDay - 29;
   if (typeof startGiven === 'number' || typeof endGiven === 'number') {
     if (lastDay < firstDay && endGiven !== null && startGiven !== null) {
-      problems.push({ field: 'end_date', title: 'end_date must not be before start_date.' });
+      problems.push(
+        endGiven === undefined
+          ? {
+              field: 'start_date',
+              title: 'start_date must not be after today (the default end_date).',
+            }
+          : { field: 'end_date', title: 'end_date must not be before start_date.' },
+      );
     } else if (lastDay - firstDay + 1 > MAX_RANGE_DAYS) {
       problems.push({
         field: 'start_date',
@@ -118,7 +130,7 @@ export function parseStatisticsQuery(
   if (rawGranularity !== undefined) {
     if ((GRANULARITIES as readonly string[]).includes(rawGranularity)) {
       granularity = rawGranularity as Granularity;
-      if (granularity === 'hour' && days > MAX_HOURLY_DAYS) {
+      if (granularity === 'hour' && days > MAX_HOURLY_DAYS && type === 'overview') {
         problems.push({
           field: 'granularity',
           title: `granularity=hour covers at most ${MAX_HOURLY_DAYS} days.`,
@@ -137,7 +149,7 @@ export function parseStatisticsQuery(
     if (raw === undefined) {
       return null;
     }
-    if (!ID.test(raw)) {
+    if (!ID.test(raw) || Number(raw) > MAX_ID) {
       problems.push({ field: name, title: `${name} must be a positive whole number.` });
       return null;
     }

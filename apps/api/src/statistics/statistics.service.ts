@@ -66,7 +66,8 @@ export class StatisticsService {
         ...valueFilter(parsed),
       },
       resultsPerPage,
-      (page - 1) * resultsPerPage,
+      // A page far past the end is empty; the offset stays an integer the databases take.
+      Math.min((page - 1) * resultsPerPage, Number.MAX_SAFE_INTEGER),
     );
     const dimension = parsed.type;
     return new Paginated(
