@@ -554,6 +554,49 @@ describe('Statistics', () => {
 
       expect(await Promise.all(queries.map((q) => data(q)))).toEqual(before);
     });
+
+    it('adds the month tables, summed from the day tables, and leaves them alone where they exist', async () => {
+      // Whole months of 2026 come from the month tables, the days around them from the day tables.
+      const [{ id: linkA }] = await t.dataSource.query<Array<{ id: number }>>(
+        `SELECT "id" FROM "links" WHERE "url" = 'st-a'`,
+      );
+      const queries = [
+        '/?type=city_name&start_date=2026-01-01&end_date=2026-12-31&results_per_page=100',
+        '/?type=country_code&start_date=2026-02-15&end_date=2026-11-10',
+        '/?type=referrer_host&start_date=2026-01-01&end_date=2026-12-31',
+        `/${linkA}?type=os_name&start_date=2026-01-01&end_date=2026-12-31`,
+      ];
+      const before = await Promise.all(queries.map((q) => data(q)));
+      expect(before.flat().some((r) => (r.pageviews as number) > 0)).toBe(true);
+      const monthRows = () =>
+        t.dataSource.query<Array<{ n: unknown }>>(
+          'SELECT COUNT(*) AS "n" FROM "stats_user_dimension_months"',
+        );
+      const rows = Number((await monthRows())[0].n);
+      expect(rows).toBeGreaterThan(0);
+      const applied = async (): Promise<string[]> =>
+        (await t.dataSource.query<Array<{ name: string }>>('SELECT name FROM migrations')).map(
+          (m) => m.name,
+        );
+
+      // A database migrated before the month tables existed.
+      while ((await applied()).includes('StatisticsMonthRollups1764500000000')) {
+        await revertLastMigration(t.dataSource);
+      }
+      await expect(monthRows()).rejects.toThrow();
+      await runMigrations(t.dataSource);
+      expect(Number((await monthRows())[0].n)).toBe(rows);
+      expect(await Promise.all(queries.map((q) => data(q)))).toEqual(before);
+
+      // A database whose roll-up migration created (and filled) the month tables itself.
+      await t.dataSource.query(
+        `DELETE FROM migrations WHERE name = 'StatisticsMonthRollups1764500000000'`,
+      );
+      await runMigrations(t.dataSource);
+      expect(await applied()).toContain('StatisticsMonthRollups1764500000000');
+      expect(Number((await monthRows())[0].n)).toBe(rows);
+      expect(await Promise.all(queries.map((q) => data(q)))).toEqual(before);
+    });
   });
 
   describe('bad requests', () => {

@@ -6,6 +6,8 @@ import { SignaturesNotifications1764000000000 as PostgresSignaturesNotifications
 import { Teams1764100000000 as PostgresTeams } from './postgres/1764100000000-teams';
 import { StatisticsRollups1764200000000 as PostgresStatisticsRollups } from './postgres/1764200000000-statistics-rollups';
 import { SplashPages1764400000000 as PostgresSplashPages } from './postgres/1764400000000-splash-pages';
+import { StatisticsMonthRollups1764500000000 as PostgresStatisticsMonthRollups } from './postgres/1764500000000-statistics-month-rollups';
+import { SplashPageColor1764600000000 as PostgresSplashPageColor } from './postgres/1764600000000-splash-page-color';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -14,6 +16,8 @@ import { SignaturesNotifications1764000000000 as SqliteSignaturesNotifications }
 import { Teams1764100000000 as SqliteTeams } from './sqlite/1764100000000-teams';
 import { StatisticsRollups1764200000000 as SqliteStatisticsRollups } from './sqlite/1764200000000-statistics-rollups';
 import { SplashPages1764400000000 as SqliteSplashPages } from './sqlite/1764400000000-splash-pages';
+import { StatisticsMonthRollups1764500000000 as SqliteStatisticsMonthRollups } from './sqlite/1764500000000-statistics-month-rollups';
+import { SplashPageColor1764600000000 as SqliteSplashPageColor } from './sqlite/1764600000000-splash-page-color';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -25,6 +29,8 @@ export const SQLITE_MIGRATIONS = [
   SqliteTeams,
   SqliteStatisticsRollups,
   SqliteSplashPages,
+  SqliteStatisticsMonthRollups,
+  SqliteSplashPageColor,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -35,4 +41,6 @@ export const POSTGRES_MIGRATIONS = [
   PostgresTeams,
   PostgresStatisticsRollups,
   PostgresSplashPages,
+  PostgresStatisticsMonthRollups,
+  PostgresSplashPageColor,
 ];

@@ -8,7 +8,8 @@ const CHUNK = 5000;
 
 /**
  * Rolls up the visits already stored when the roll-up tables are created (a migration step), in
- * chunks of raw visits read in id order. Uses the same rollUp as the live writer.
+ * chunks of raw visits read in id order. Uses the same rollUp as the live writer. The month tables
+ * come with a later migration (1764500000000), which fills them from the day tables.
  */
 export async function backfillRollups(q: QueryRunner, postgres: boolean): Promise<void> {
   const owners = new Map<number, LinkOwner>();
@@ -29,7 +30,8 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
     }
     after = Number(rows[rows.length - 1].id);
     const visits = rows.map((r) => toVisit(r));
-    await writeRollupsSlowly((sql, p) => q.query(sql, p), postgres, rollUp(visits, owners));
+    const rollups = { ...rollUp(visits, owners), linkMonths: [], userMonths: [] };
+    await writeRollupsSlowly((sql, p) => q.query(sql, p), postgres, rollups);
   }
 }
 

@@ -19,12 +19,6 @@ export class StatisticsRollups1764200000000 implements MigrationInterface {
       `CREATE TABLE "stats_user_dimensions" ("user_id" integer NOT NULL, "dimension" character varying(16) NOT NULL, "day" integer NOT NULL, "value1" character varying(253) NOT NULL, "value2" character varying(512) NOT NULL, "value3" character varying(128) NOT NULL, "pageviews" integer NOT NULL, CONSTRAINT "PK_29ab67cd73c835f305c1eeda08f" PRIMARY KEY ("user_id", "dimension", "day", "value1", "value2", "value3"))`,
     );
     await q.query(
-      `CREATE TABLE "stats_link_dimension_months" ("link_id" integer NOT NULL, "dimension" character varying(16) NOT NULL, "month" integer NOT NULL, "value1" character varying(253) NOT NULL, "value2" character varying(512) NOT NULL, "value3" character varying(128) NOT NULL, "pageviews" integer NOT NULL, CONSTRAINT "PK_46a4545692aa0c0c5a47b53429c" PRIMARY KEY ("link_id", "dimension", "month", "value1", "value2", "value3"))`,
-    );
-    await q.query(
-      `CREATE TABLE "stats_user_dimension_months" ("user_id" integer NOT NULL, "dimension" character varying(16) NOT NULL, "month" integer NOT NULL, "value1" character varying(253) NOT NULL, "value2" character varying(512) NOT NULL, "value3" character varying(128) NOT NULL, "pageviews" integer NOT NULL, CONSTRAINT "PK_358b6b19eb4d4a12152af4fb460" PRIMARY KEY ("user_id", "dimension", "month", "value1", "value2", "value3"))`,
-    );
-    await q.query(
       `ALTER TABLE "stats_link_quarters" ADD CONSTRAINT "FK_f3192fdda9ea8c1e2993c8678b4" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
     await q.query(
@@ -36,24 +30,10 @@ export class StatisticsRollups1764200000000 implements MigrationInterface {
     await q.query(
       `ALTER TABLE "stats_user_dimensions" ADD CONSTRAINT "FK_e04d1d3e19e583a87983ba313df" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
-    await q.query(
-      `ALTER TABLE "stats_link_dimension_months" ADD CONSTRAINT "FK_4ae3ed5672f46e2c1f0b4334825" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
-    );
-    await q.query(
-      `ALTER TABLE "stats_user_dimension_months" ADD CONSTRAINT "FK_e5d6bca31b9e3147bb566ae51dd" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
-    );
     await backfillRollups(q, true);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(
-      `ALTER TABLE "stats_user_dimension_months" DROP CONSTRAINT "FK_e5d6bca31b9e3147bb566ae51dd"`,
-    );
-    await q.query(
-      `ALTER TABLE "stats_link_dimension_months" DROP CONSTRAINT "FK_4ae3ed5672f46e2c1f0b4334825"`,
-    );
-    await q.query(`DROP TABLE "stats_user_dimension_months"`);
-    await q.query(`DROP TABLE "stats_link_dimension_months"`);
     await q.query(
       `ALTER TABLE "stats_user_dimensions" DROP CONSTRAINT "FK_e04d1d3e19e583a87983ba313df"`,
     );

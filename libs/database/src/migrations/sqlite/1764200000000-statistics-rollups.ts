@@ -18,18 +18,10 @@ export class StatisticsRollups1764200000000 implements MigrationInterface {
     await q.query(
       `CREATE TABLE "stats_user_dimensions" ("user_id" integer NOT NULL, "dimension" varchar(16) NOT NULL, "day" integer NOT NULL, "value1" varchar(253) NOT NULL, "value2" varchar(512) NOT NULL, "value3" varchar(128) NOT NULL, "pageviews" integer NOT NULL, CONSTRAINT "FK_e04d1d3e19e583a87983ba313df" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY ("user_id", "dimension", "day", "value1", "value2", "value3")) WITHOUT ROWID`,
     );
-    await q.query(
-      `CREATE TABLE "stats_link_dimension_months" ("link_id" integer NOT NULL, "dimension" varchar(16) NOT NULL, "month" integer NOT NULL, "value1" varchar(253) NOT NULL, "value2" varchar(512) NOT NULL, "value3" varchar(128) NOT NULL, "pageviews" integer NOT NULL, CONSTRAINT "FK_4ae3ed5672f46e2c1f0b4334825" FOREIGN KEY ("link_id") REFERENCES "links" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY ("link_id", "dimension", "month", "value1", "value2", "value3")) WITHOUT ROWID`,
-    );
-    await q.query(
-      `CREATE TABLE "stats_user_dimension_months" ("user_id" integer NOT NULL, "dimension" varchar(16) NOT NULL, "month" integer NOT NULL, "value1" varchar(253) NOT NULL, "value2" varchar(512) NOT NULL, "value3" varchar(128) NOT NULL, "pageviews" integer NOT NULL, CONSTRAINT "FK_e5d6bca31b9e3147bb566ae51dd" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY ("user_id", "dimension", "month", "value1", "value2", "value3")) WITHOUT ROWID`,
-    );
     await backfillRollups(q, false);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE "stats_user_dimension_months"`);
-    await q.query(`DROP TABLE "stats_link_dimension_months"`);
     await q.query(`DROP TABLE "stats_user_dimensions"`);
     await q.query(`DROP TABLE "stats_link_dimensions"`);
     await q.query(`DROP TABLE "stats_user_quarters"`);
