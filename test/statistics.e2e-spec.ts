@@ -360,41 +360,78 @@ describe('Statistics', () => {
     it('uses the primary keys of the roll-ups, never the raw visits', async () => {
       const repo = t.app.get(StatisticsRepository);
       const postgres = currentTestDb() === 'postgres';
-      if (postgres) {
-        // Tiny tables make a sequential scan cheapest; the benchmark shows the plans at 10 million.
-        await t.dataSource.query('SET enable_seqscan = off');
-      }
+      const user = { kind: 'user', userId: owner.id } as const;
+      const link = { kind: 'links', userId: owner.id, linkId: linkA, projectId: null } as const;
+      const byProject = {
+        kind: 'links',
+        userId: owner.id,
+        linkId: null,
+        projectId: project,
+      } as const;
       const day = Math.floor(Date.UTC(2026, 2, 10) / 86_400_000);
-      const plans = [
-        await repo.explain(
-          repo.seriesQuery(
-            { kind: 'user', userId: owner.id },
-            { startBucket: 1, endBucket: 2, offsetQuarters: 4 },
-            96,
-          ),
+      const yearStart = Math.floor(Date.UTC(2026, 0, 1) / 86_400_000);
+      const range = { startBucket: 1, endBucket: 2, offsetQuarters: 4 };
+      const queries = {
+        userSeries: repo.seriesQuery(user, range, 96),
+        linkSeries: repo.seriesQuery(link, range, 4),
+        linkDays: repo.dimensionQuery(
+          link,
+          { dimension: 'country_code', firstDay: day, lastDay: day },
+          25,
+          0,
         ),
-        await repo.explain(
-          repo.dimensionQuery(
-            { kind: 'links', userId: owner.id, linkId: linkA, projectId: null },
-            { dimension: 'country_code', firstDay: day, lastDay: day },
-            25,
-            0,
-          ),
+        // 2026-01-01 to 2026-03-10: January and February whole (months), 1-10 March (days).
+        userMonths: repo.dimensionQuery(
+          user,
+          { dimension: 'referrer_host', firstDay: yearStart, lastDay: day },
+          25,
+          0,
         ),
-      ];
-      if (postgres) {
-        await t.dataSource.query('SET enable_seqscan = on');
-        expect(plans[0]).toMatch(/Index (Only )?Scan using "PK_a2cfec12715e1dc951a908ee690"/);
-        expect(plans[1]).toMatch(/Index (Only )?Scan using "PK_70a99ad6f0d05e20036b56cf0ea"/);
-      } else {
-        expect(plans[0]).toMatch(
-          /SEARCH stats_user_quarters USING PRIMARY KEY \(user_id=\? AND bucket>\? AND bucket<\?\)/,
-        );
-        expect(plans[1]).toMatch(
-          /SEARCH stats_link_dimensions USING PRIMARY KEY \(link_id=\? AND dimension=\? AND day>\? AND day<\?\)/,
+        projectMonths: repo.dimensionQuery(
+          byProject,
+          { dimension: 'city_name', firstDay: yearStart, lastDay: day, value1: 'GB' },
+          25,
+          0,
+        ),
+      };
+      // Tiny tables make a sequential scan cheapest on PostgreSQL: plans are read with it off, on
+      // the transaction's own connection (the benchmark shows the plans at 10 million visits).
+      const plans = await t.dataSource.transaction(async (manager) => {
+        if (postgres) {
+          await manager.query('SET LOCAL enable_seqscan = off');
+        }
+        const out: Record<string, string> = {};
+        for (const [name, query] of Object.entries(queries)) {
+          out[name] = await repo.explain(query, manager);
+        }
+        return out;
+      });
+      const uses = (plan: string, table: string, key: string): void => {
+        expect([table, plan]).toEqual([
+          table,
+          postgres
+            ? expect.stringMatching(new RegExp(`Index (Only )?Scan using "${key}" on ${table}`))
+            : expect.stringMatching(
+                new RegExp(`SEARCH ${table} USING PRIMARY KEY \\((user|link)_id=\\?`),
+              ),
+        ]);
+      };
+      uses(plans.userSeries, 'stats_user_quarters', 'PK_a2cfec12715e1dc951a908ee690');
+      uses(plans.linkSeries, 'stats_link_quarters', 'PK_db38d8d9f7b165557df22f16160');
+      uses(plans.linkDays, 'stats_link_dimensions', 'PK_70a99ad6f0d05e20036b56cf0ea');
+      uses(plans.userMonths, 'stats_user_dimension_months', 'PK_358b6b19eb4d4a12152af4fb460');
+      uses(plans.userMonths, 'stats_user_dimensions', 'PK_29ab67cd73c835f305c1eeda08f');
+      uses(plans.projectMonths, 'stats_link_dimension_months', 'PK_46a4545692aa0c0c5a47b53429c');
+      uses(plans.projectMonths, 'stats_link_dimensions', 'PK_70a99ad6f0d05e20036b56cf0ea');
+      expect(plans.projectMonths).toMatch(postgres ? /links/ : /SEARCH links USING INDEX/);
+      if (!postgres) {
+        expect(plans.userSeries).toMatch(/\(user_id=\? AND bucket>\? AND bucket<\?\)/);
+        expect(plans.linkDays).toMatch(/\(link_id=\? AND dimension=\? AND day>\? AND day<\?\)/);
+        expect(plans.userMonths).toMatch(
+          /stats_user_dimension_months USING PRIMARY KEY \(user_id=\? AND dimension=\? AND month>\? AND month<\?\)/,
         );
       }
-      expect(plans.join('\n')).not.toMatch(/visits/);
+      expect(Object.values(plans).join('\n')).not.toMatch(/visits/);
     });
   });
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { type Dimension, firstDayOfMonth, monthOfDay } from './rollups';
 
 /** Whose statistics: an account as a whole, or some of its links (one, or a project's). */
@@ -217,19 +217,25 @@ export class StatisticsRepository {
     };
   }
 
-  /** The database's plan for a query, as text: EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL. */
-  async explain(query: BuiltQuery): Promise<string> {
+  /**
+   * The database's plan for a query, as text: EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL.
+   * `manager` runs it on a transaction's connection (where a SET LOCAL applies).
+   */
+  async explain(
+    query: BuiltQuery,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string> {
     if (this.postgres) {
-      const rows: Array<{ 'QUERY PLAN': string }> = await this.run({
-        sql: `EXPLAIN ${query.sql}`,
-        parameters: query.parameters,
-      });
+      const rows: Array<{ 'QUERY PLAN': string }> = await manager.query(
+        `EXPLAIN ${query.sql}`,
+        query.parameters,
+      );
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     }
-    const rows: Array<{ detail: string }> = await this.run({
-      sql: `EXPLAIN QUERY PLAN ${query.sql}`,
-      parameters: query.parameters,
-    });
+    const rows: Array<{ detail: string }> = await manager.query(
+      `EXPLAIN QUERY PLAN ${query.sql}`,
+      query.parameters,
+    );
     return rows.map((r) => r.detail).join('\n');
   }
 
