@@ -566,6 +566,102 @@ describe('Statistics', () => {
     });
   });
 
+  describe('deleting links while visits are written', () => {
+    it('keeps the account totals equal to the sum of its remaining links', async () => {
+      const user = await t.createUser();
+      const ids: number[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        ids.push(
+          await create(
+            '/v1/links',
+            { location_url: 'https://example.com/r', url: `st-race-${i}` },
+            user,
+          ),
+        );
+      }
+      const visits = t.app.get(VisitsRepository);
+      const batch = (links: number[], round: number): NewVisit[] =>
+        links.flatMap((link, i) =>
+          Array.from({ length: 20 }, (_, j) => ({
+            link_id: link,
+            datetime: new Date(Date.now() - ((i * 7 + j * 13 + round) % 48) * 900_000),
+            referrer_host: null,
+            referrer_path: null,
+            utm_source: `s${(i + j) % 5}`,
+            utm_medium: null,
+            utm_campaign: null,
+            continent_code: 'EU',
+            country_code: ['DE', 'FR', 'GB'][j % 3],
+            city_name: null,
+            os_name: 'Linux',
+            browser_name: 'Firefox',
+            device_type: 'desktop',
+            browser_language: 'de',
+            is_unique: j % 2 === 0,
+            visitor_hash: '0'.repeat(32),
+          })),
+        );
+      // Like the recorder: a batch that meets a link deleted meanwhile fails as data, and its
+      // visits are written again without that link.
+      const write = async (rows: NewVisit[]): Promise<void> => {
+        try {
+          await visits.recordBatch(rows);
+        } catch {
+          const alive = new Set(
+            (
+              await t.dataSource.query<Array<{ id: number }>>(
+                `SELECT "id" FROM "links" WHERE "user_id" = ${Number(user.id)}`,
+              )
+            ).map((r) => Number(r.id)),
+          );
+          await visits.recordBatch(rows.filter((r) => alive.has(r.link_id)));
+        }
+      };
+      let alive = [...ids];
+      for (let round = 0; round < 5; round += 1) {
+        const doomed = alive.slice(0, 2);
+        const results = await Promise.all([
+          write(batch(alive.slice(0, 6), round)),
+          write(batch(alive.slice(3), round)),
+          ...doomed.map((id) =>
+            t.http
+              .delete(`/v1/links/${id}`)
+              .set('Authorization', user.auth)
+              .then((r) => r.status),
+          ),
+        ]);
+        expect(results.slice(2)).toEqual([200, 200]);
+        alive = alive.filter((id) => !doomed.includes(id));
+      }
+      expect(alive).toHaveLength(2);
+
+      const sum = (rows: Row[][], key: string): Record<string, number> => {
+        const out: Record<string, number> = {};
+        for (const row of rows.flat()) {
+          const name = String(row[key]);
+          out[name] = (out[name] ?? 0) + (row.pageviews as number);
+        }
+        return out;
+      };
+      for (const [type, key] of [
+        ['overview&granularity=day', 'formatted_date'],
+        ['country_code', 'country_code'],
+        ['utm_source', 'utm_source'],
+      ]) {
+        const account = await data(`/?type=${type}&results_per_page=100`, user);
+        const links = await Promise.all(
+          alive.map((id) => data(`/${id}?type=${type}&results_per_page=100`, user)),
+        );
+        expect([type, sum([account], key)]).toEqual([type, sum(links, key)]);
+        expect(Object.values(sum([account], key)).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      }
+      const visitors = (rows: Row[]) => rows.reduce((n, r) => n + (r.visitors as number), 0);
+      const accountDays = await data('/?granularity=day', user);
+      const linkDays = await Promise.all(alive.map((id) => data(`/${id}?granularity=day`, user)));
+      expect(visitors(accountDays)).toBe(linkDays.reduce((n, rows) => n + visitors(rows), 0));
+    });
+  });
+
   describe('the roll-up migration', () => {
     it('rebuilds the same statistics from the stored visits', async () => {
       const queries = [

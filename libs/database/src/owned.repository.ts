@@ -1,11 +1,25 @@
 import { ListQuery, Paginated } from '@app/common';
-import { FindOptionsWhere, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import {
+  EntityManager,
+  FindOptionsWhere,
+  ObjectLiteral,
+  Repository,
+  SelectQueryBuilder,
+} from 'typeorm';
 import { toDbDateTime, toDbValue } from './db-values';
 
 /** An entity that belongs to one user (the workspace owner). */
 export interface OwnedEntity extends ObjectLiteral {
   id: number;
   user_id: number;
+}
+
+/**
+ * Find options that lock the rows found until the transaction ends (FOR UPDATE) on PostgreSQL.
+ * SQLite has no row locks and needs none: its writers take turns.
+ */
+export function rowLock(em: EntityManager): { lock?: { mode: 'pessimistic_write' } } {
+  return em.connection.options.type === 'postgres' ? { lock: { mode: 'pessimistic_write' } } : {};
 }
 
 const COLUMN = /^[a-z][a-z0-9_]*$/;

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { subtractLinksFromUser } from '../statistics/rollup-writer';
 import { LinkEntity } from '../links/link.entity';
-import { OwnedRepository } from '../owned.repository';
+import { OwnedRepository, rowLock } from '../owned.repository';
 import { DomainEntity } from './domain.entity';
 
 @Injectable()
@@ -34,6 +34,8 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
       const links = await em.find(LinkEntity, {
         where: { domain_id: id, user_id: ownerId },
         select: { id: true },
+        order: { id: 'ASC' },
+        ...rowLock(em),
       });
       await subtractLinksFromUser(
         em,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { OwnedRepository } from '../owned.repository';
+import { OwnedRepository, rowLock } from '../owned.repository';
 import { subtractLinksFromUser } from '../statistics/rollup-writer';
 import { LinkEntity } from './link.entity';
 
@@ -38,6 +38,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       const link = await em.findOne(LinkEntity, {
         where: { id, user_id: ownerId },
         select: { id: true },
+        ...rowLock(em),
       });
       if (!link) {
         return false;

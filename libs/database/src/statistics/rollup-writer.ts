@@ -158,8 +158,45 @@ export async function writeRollupsSlowly(
 }
 
 /**
+ * PostgreSQL: locks the account-wide rows the links add to, in key order, the order in which a
+ * visit flush upserts them (rollUp sorts its rows), so that a delete and a flush never wait on
+ * each other's rows in a cycle.
+ */
+async function lockUserRows(
+  em: EntityManager,
+  links: string,
+  userParameter: string,
+  parameters: unknown[],
+): Promise<void> {
+  await em.query(
+    `SELECT 1 FROM "stats_user_quarters" WHERE "user_id" = ${userParameter} AND "bucket" IN
+      (SELECT "bucket" FROM "stats_link_quarters" WHERE "link_id" IN (${links}))
+    ORDER BY "bucket" FOR UPDATE`,
+    parameters,
+  );
+  for (const [user, link] of [
+    [DIMENSION_TABLES.user, DIMENSION_TABLES.link],
+    [DIMENSION_TABLES.userMonth, DIMENSION_TABLES.linkMonth],
+  ] as const) {
+    const key = dimensionKey(user)
+      .map((c) => `"${c}"`)
+      .join(', ');
+    const order = dimensionKey(user)
+      .map((c) => (c === user.period ? `"${c}"` : `"${c}" COLLATE "C"`))
+      .join(', ');
+    await em.query(
+      `SELECT 1 FROM "${user.name}" WHERE "user_id" = ${userParameter} AND (${key}) IN
+        (SELECT ${key} FROM "${link.name}" WHERE "link_id" IN (${links}))
+      ORDER BY ${order} FOR UPDATE`,
+      parameters,
+    );
+  }
+}
+
+/**
  * Takes links' statistics out of their user's account-wide rows, before the links are deleted, in
- * the caller's transaction. Driven by the links' own rows, so it costs what those links have.
+ * the caller's transaction. On PostgreSQL the caller first locks the links' rows (rowLock), so
+ * that a visit flush writing them finishes first and later ones find them gone. Driven by the links' own rows, so it costs what those links have.
  * Rows can be left at zero; readers skip them.
  */
 export async function subtractLinksFromUser(
@@ -184,6 +221,9 @@ async function subtractChunk(
   const links = linkIds.map((_, i) => (postgres ? `$${i + 1}` : '?')).join(', ');
   const userParameter = postgres ? `$${linkIds.length + 1}` : '?';
   const parameters = [...linkIds, userId];
+  if (postgres) {
+    await lockUserRows(em, links, userParameter, parameters);
+  }
   await em.query(
     `UPDATE "stats_user_quarters" SET
       "pageviews" = "stats_user_quarters"."pageviews" - q."pageviews",
