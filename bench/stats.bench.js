@@ -6,7 +6,8 @@
 // visits go straight into the visits table and the roll-ups are written by the same rollUp() and
 // writers the visit flush uses. Then starts the built server on that database and times the
 // statistics API over HTTP (sequential requests, after a warm-up), and compares with the baseline
-// of the same answers computed from the raw visits. Prints the query plans (EXPLAIN).
+// of the same answers computed from the raw visits, which they must equal (exit code 1 if not).
+// Prints the query plans (EXPLAIN).
 'use strict';
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
@@ -465,6 +466,15 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
       ),
     );
     await explainOne(
+      'one-year referrer breakdown (whole months from stats_user_dimension_months, the days around them from stats_user_dimensions)',
+      repo.dimensionQuery(
+        userScope,
+        { dimension: 'referrer_host', firstDay: today - 364, lastDay: today },
+        25,
+        0,
+      ),
+    );
+    await explainOne(
       'project referrer breakdown (stats_link_dimensions)',
       repo.dimensionQuery(
         { kind: 'links', userId: user.id, linkId: null, projectId: projects[0] },
@@ -510,6 +520,15 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
       results.push(await time(label, get(path), RUNS));
     }
     const health = await time('GET /health (HTTP floor)', get('/health'), RUNS);
+    const answer = async (path) => {
+      const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()).data;
+    };
+    const apiDays = await answer(`/v1/statistics?${year}&granularity=day&timezone=UTC`);
+    const apiCountries = await answer(
+      '/v1/statistics?type=country_code&results_per_page=1000&timezone=UTC',
+    );
     await stopServer(state);
 
     // 5. Baseline: the same answers from the raw visits (what the roll-ups save).
@@ -536,6 +555,27 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
         baselineRuns,
       ),
     ];
+
+    // 6. The roll-ups' answers must be the raw visits' answers.
+    const rawDays = await database.query(
+      `SELECT substr(CAST("datetime" AS TEXT), 1, 10) AS d, COUNT(*) AS pv, SUM(CASE WHEN "is_unique" THEN 1 ELSE 0 END) AS uv FROM "visits" WHERE "link_id" IN (SELECT "id" FROM "links" WHERE "user_id" = ${p(1)}) AND "datetime" >= ${p(2)} GROUP BY d`,
+      [user.id, ts(364)],
+    );
+    const rawCountries = await database.query(
+      `SELECT "country_code" AS c, COUNT(*) AS pv FROM "visits" WHERE "link_id" IN (SELECT "id" FROM "links" WHERE "user_id" = ${p(1)}) AND "datetime" >= ${p(2)} GROUP BY "country_code"`,
+      [user.id, ts(29)],
+    );
+    const asText = (entries) => JSON.stringify(entries.sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    const daysMatch =
+      asText(rawDays.map((r) => [r.d, Number(r.pv), Number(r.uv)])) ===
+      asText(
+        apiDays
+          .filter((r) => r.pageviews > 0)
+          .map((r) => [r.formatted_date, r.pageviews, r.visitors]),
+      );
+    const countriesMatch =
+      asText(rawCountries.map((r) => [r.c, Number(r.pv)])) ===
+      asText(apiCountries.map((r) => [r.country_code, r.pageviews]));
     await database.close();
 
     console.log('');
@@ -548,6 +588,10 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
     line(health);
     console.log('  baseline (SQL over the raw visits, no HTTP):');
     baseline.forEach(line);
+    console.log(
+      `answers equal the raw visits' (one-year days with pageviews and visitors, 30-day countries): ${daysMatch && countriesMatch ? 'yes' : `NO (days ${daysMatch}, countries ${countriesMatch})`}`,
+    );
+    if (!daysMatch || !countriesMatch) process.exitCode = 1;
     const worst = Math.max(...results.slice(0, goalQueries.length).map((r) => r.p99));
     console.log(
       `goal (p99 <= 50 ms for the four goal queries): ${worst <= 50 ? 'met' : 'NOT met'} (worst p99 ${worst.toFixed(1)} ms)`,
