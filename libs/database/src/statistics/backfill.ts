@@ -1,8 +1,9 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { QueryRunner } from 'typeorm';
 import { fromDbDateTime } from '../db-values';
 import type { VisitEntity } from '../visits/visit.entity';
 import { LinkOwner, rollUp } from './rollups';
-import { writeRollupsSlowly } from './rollup-writer';
+import { sqliteRollupWriter, writeRollupsPostgres } from './rollup-writer';
 
 const CHUNK = 5000;
 
@@ -19,6 +20,14 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
   for (const r of ownerRows) {
     owners.set(Number(r.id), { userId: Number(r.user_id), timeZone: r.timezone });
   }
+  // The live flush's writers, in the migration's transaction: SQLite's prepared statements on the
+  // same connection, PostgreSQL's one statement per table.
+  const sqlite = postgres
+    ? null
+    : sqliteRollupWriter(
+        (q.connection.driver as unknown as { databaseConnection: BetterSqlite3.Database })
+          .databaseConnection,
+      );
   let after = 0;
   for (;;) {
     const rows = (await q.query(
@@ -31,7 +40,11 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
     after = Number(rows[rows.length - 1].id);
     const visits = rows.map((r) => toVisit(r));
     const rollups = { ...rollUp(visits, owners), linkMonths: [], userMonths: [] };
-    await writeRollupsSlowly((sql, p) => q.query(sql, p), postgres, rollups);
+    if (sqlite) {
+      sqlite.write(rollups);
+    } else {
+      await writeRollupsPostgres(q.manager, rollups);
+    }
   }
 }
 

@@ -59,32 +59,45 @@ export interface SqliteRollupWriter {
   write(rollups: Rollups): void;
 }
 
-/** Prepared statements on the better-sqlite3 connection; call `write` inside its transaction. */
+/**
+ * Prepared statements on the better-sqlite3 connection; call `write` inside its transaction. Each
+ * table's statement is prepared when it first has rows (the migration that backfills the first
+ * roll-up tables runs before the month tables exist).
+ */
 export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWriter {
-  const quarters = {
-    link: db.prepare(quarterUpsert(QUARTER_TABLES.link, 'VALUES (?, ?, ?, ?)')),
-    user: db.prepare(quarterUpsert(QUARTER_TABLES.user, 'VALUES (?, ?, ?, ?)')),
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  const statement = (sql: string): BetterSqlite3.Statement => {
+    let found = prepared.get(sql);
+    if (found === undefined) {
+      found = db.prepare(sql);
+      prepared.set(sql, found);
+    }
+    return found;
   };
-  const dimensions = DIMENSION_ROWS.map(
-    ([table, rows]) =>
-      [db.prepare(dimensionUpsert(table, 'VALUES (?, ?, ?, ?, ?, ?, ?)')), rows] as const,
-  );
-  const quarterRun = (statement: BetterSqlite3.Statement, rows: QuarterRow[]): void => {
+  const quarterRun = (table: Table, rows: QuarterRow[]): void => {
+    if (rows.length === 0) {
+      return;
+    }
+    const insert = statement(quarterUpsert(table, 'VALUES (?, ?, ?, ?)'));
     for (const r of rows) {
-      statement.run(r.scope, r.bucket, r.pageviews, r.visitors);
+      insert.run(r.scope, r.bucket, r.pageviews, r.visitors);
     }
   };
-  const dimensionRun = (statement: BetterSqlite3.Statement, rows: DimensionRow[]): void => {
+  const dimensionRun = (table: DimensionTable, rows: DimensionRow[]): void => {
+    if (rows.length === 0) {
+      return;
+    }
+    const insert = statement(dimensionUpsert(table, 'VALUES (?, ?, ?, ?, ?, ?, ?)'));
     for (const r of rows) {
-      statement.run(r.scope, r.dimension, r.period, r.value1, r.value2, r.value3, r.pageviews);
+      insert.run(r.scope, r.dimension, r.period, r.value1, r.value2, r.value3, r.pageviews);
     }
   };
   return {
     write(rollups) {
-      quarterRun(quarters.link, rollups.linkQuarters);
-      quarterRun(quarters.user, rollups.userQuarters);
-      for (const [statement, rows] of dimensions) {
-        dimensionRun(statement, rows(rollups));
+      quarterRun(QUARTER_TABLES.link, rollups.linkQuarters);
+      quarterRun(QUARTER_TABLES.user, rollups.userQuarters);
+      for (const [table, rows] of DIMENSION_ROWS) {
+        dimensionRun(table, rows(rollups));
       }
     },
   };
@@ -123,37 +136,6 @@ export async function writeRollupsPostgres(em: EntityManager, rollups: Rollups):
   await quarters(QUARTER_TABLES.user, rollups.userQuarters);
   for (const [table, rows] of DIMENSION_ROWS) {
     await dimensions(table, rows(rollups));
-  }
-}
-
-/** Writes roll-ups through any query function, one row per statement: for the one-off backfill. */
-export async function writeRollupsSlowly(
-  query: (sql: string, parameters: unknown[]) => Promise<unknown>,
-  postgres: boolean,
-  rollups: Rollups,
-): Promise<void> {
-  const values = (n: number): string =>
-    `VALUES (${Array.from({ length: n }, (_, i) => (postgres ? `$${i + 1}` : '?')).join(', ')})`;
-  for (const [table, rows] of [
-    [QUARTER_TABLES.link, rollups.linkQuarters],
-    [QUARTER_TABLES.user, rollups.userQuarters],
-  ] as const) {
-    for (const r of rows) {
-      await query(quarterUpsert(table, values(4)), [r.scope, r.bucket, r.pageviews, r.visitors]);
-    }
-  }
-  for (const [table, rowsOf] of DIMENSION_ROWS) {
-    for (const r of rowsOf(rollups)) {
-      await query(dimensionUpsert(table, values(7)), [
-        r.scope,
-        r.dimension,
-        r.period,
-        r.value1,
-        r.value2,
-        r.value3,
-        r.pageviews,
-      ]);
-    }
   }
 }
 
