@@ -2,7 +2,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestApp, freePort, launchChromium, TestApp, TestUser, writeZip } from '@app/testing';
-import { Browser, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
@@ -138,5 +138,126 @@ describe('Static sites in Chromium', () => {
     expect(await page.textContent('h1')).toBe('About');
     await t.app.get(VisitRecorder).flush();
     expect(await count()).toBe(2);
+  });
+
+  /*
+   * The gates. The page's own requests come from an opaque origin (the sandbox), so they carry no
+   * SameSite=Lax cookie: a gate that needed its cookie on every file would show its page in place
+   * of every stylesheet, script and image of the site.
+   */
+  describe('behind a gate', () => {
+    let context: BrowserContext;
+    let gated: Page;
+    let banner: Buffer;
+
+    beforeAll(async () => {
+      banner = await sharp({
+        create: { width: 320, height: 120, channels: 3, background: { r: 15, g: 118, b: 110 } },
+      })
+        .png()
+        .toBuffer();
+    });
+    beforeEach(async () => {
+      context = await browser.newContext({
+        viewport: { width: 900, height: 600 },
+        userAgent: CHROME,
+      });
+      gated = await context.newPage();
+    });
+    afterEach(() => context.close());
+
+    async function createSite(fields: Record<string, string>): Promise<number> {
+      const zip = writeZip([
+        { name: 'index.html', data: INDEX },
+        { name: 'css/site.css', data: CSS },
+        { name: 'js/app.js', data: APP_JS },
+        { name: 'img/banner.png', data: banner, method: 'store' },
+        { name: 'about/index.html', data: '<!doctype html><h1>About</h1>' },
+      ]);
+      let req = t.http.post('/v1/links').set('Authorization', user.auth).field('type', 'static');
+      for (const [key, value] of Object.entries({ name: 'Spring sale', ...fields })) {
+        req = req.field(key, value);
+      }
+      const created = await req.attach('file', zip, 'site.zip');
+      expect(created.status).toBe(201);
+      return (created.body as { data: { id: number } }).data.id;
+    }
+
+    /** What the rendered site shows: its stylesheet applied, its image loaded, its script run. */
+    async function expectRendered(screenshot: string): Promise<void> {
+      await gated.waitForLoadState('load');
+      const file = join(ARTIFACTS, screenshot);
+      await gated.screenshot({ path: file, fullPage: true });
+      expect(statSync(file).size).toBeGreaterThan(5000);
+      const report = await gated.evaluate(() => {
+        const img = document.getElementById('banner') as HTMLImageElement;
+        return {
+          title: document.title,
+          h1Color: getComputedStyle(document.getElementById('title') as HTMLElement).color,
+          background: getComputedStyle(document.body).backgroundColor,
+          imageWidth: img.naturalWidth,
+          script: document.getElementById('script-result')?.textContent,
+          origin: window.origin,
+        };
+      });
+      expect(report).toEqual({
+        title: 'Spring sale',
+        h1Color: 'rgb(12, 34, 56)',
+        background: 'rgb(240, 248, 255)',
+        imageWidth: 320,
+        script: 'script ran; cookies blocked',
+        origin: 'null',
+      });
+    }
+
+    it('renders a password-protected site with its assets once the password is typed in', async () => {
+      await createSite({ url: 'locked-sale', password: 'letmein' });
+      const first = await gated.goto(`${origin}/locked-sale/`, { waitUntil: 'load' });
+      expect(first?.status()).toBe(200);
+      expect(await gated.textContent('h1')).toBe('This link is protected');
+      await gated.fill('#password', 'letmein');
+      await Promise.all([gated.waitForNavigation(), gated.click('button[type=submit]')]);
+      await expectRendered('password-protected.png');
+      // The page lives under its capability URL; its relative URLs carry the token.
+      expect(gated.url()).toMatch(
+        new RegExp(`^${origin}/locked-sale/~[0-9a-z]+\\.[A-Za-z0-9_-]{22}/$`),
+      );
+      // Another page of the site, reached by a relative link, keeps the token.
+      await gated.click('text=About us');
+      await gated.waitForURL(/\/locked-sale\/~[^/]+\/about\/$/);
+      expect(await gated.textContent('h1')).toBe('About');
+
+      // The URL in the address bar does not open the site in another browser (no cookie there).
+      const stranger = await browser.newContext({ userAgent: CHROME });
+      const elsewhere = await stranger.newPage();
+      await elsewhere.goto(gated.url(), { waitUntil: 'load' });
+      expect(await elsewhere.textContent('h1')).toBe('This link is protected');
+      await stranger.close();
+    });
+
+    it('renders a site with a splash page with its assets once the visitor continues', async () => {
+      const splash = await t.http
+        .post('/v1/splash-pages')
+        .set('Authorization', user.auth)
+        .send({ name: 'Welcome', title: 'Before the sale', link_unlock_seconds: 0 });
+      expect(splash.status).toBe(201);
+      const splashId = (splash.body as { data: { id: number } }).data.id;
+      await createSite({ url: 'splash-sale', splash_page_id: String(splashId) });
+      await gated.goto(`${origin}/splash-sale/`, { waitUntil: 'load' });
+      expect(await gated.textContent('h1')).toBe('Before the sale');
+      await gated.waitForSelector('#continue[href]:not([aria-disabled])');
+      await Promise.all([gated.waitForNavigation(), gated.click('#continue')]);
+      expect(gated.url()).toBe(`${origin}/splash-sale/`);
+      await expectRendered('splash-page.png');
+    });
+
+    it('renders a sensitive site with its assets once the visitor confirms', async () => {
+      await createSite({ url: 'sensitive-sale', sensitive_content: '1' });
+      await gated.goto(`${origin}/sensitive-sale/`, { waitUntil: 'load' });
+      expect(await gated.textContent('h1')).toBe('Sensitive content ahead');
+      await Promise.all([gated.waitForNavigation(), gated.click('button[type=submit]')]);
+      expect(gated.url()).toBe(`${origin}/sensitive-sale/`);
+      await expectRendered('sensitive-content.png');
+    });
   });
 });

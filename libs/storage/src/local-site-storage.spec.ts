@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -89,6 +89,22 @@ describe(LocalSiteStorage.name, () => {
     expect(readdirSync(join(root, first.siteId))).toEqual([second.version]);
     await storage.removeSite(first.siteId);
     expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('marks a retired version as modified now, so a sweep counts its grace from then', async () => {
+    const draft = await storage.createDraft();
+    await draft.write('index.html', Buffer.from('<p>old'));
+    await draft.publish();
+    const site = { siteId: draft.siteId, version: draft.version };
+    const longAgo = new Date(Date.now() - 24 * 60 * 60 * 1000);
+    utimesSync(join(root, site.siteId, site.version), longAgo, longAgo);
+    const modified = async () => (await storage.listSites())[0].versions[0].modified.getTime();
+    expect(await modified()).toBe(longAgo.getTime());
+    await storage.retireVersion(site);
+    expect(Math.abs(Date.now() - (await modified()))).toBeLessThan(60_000);
+    expect(await storage.stat(site, 'index.html')).toMatchObject({ kind: 'file' });
+    await storage.removeVersion(site);
+    await expect(storage.retireVersion(site)).resolves.toBeUndefined();
   });
 });
 

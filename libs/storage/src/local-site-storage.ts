@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, rmdir, utimes } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -124,6 +124,17 @@ export class LocalSiteStorage extends SiteStorage {
       stream: (range) => fileHandle.createReadStream({ autoClose: true, ...range }),
       close: () => fileHandle.close(),
     };
+  }
+
+  async retireVersion(site: SiteRef): Promise<void> {
+    this.checkId(site.siteId);
+    this.checkId(site.version);
+    const now = new Date();
+    try {
+      await utimes(join(this.root, site.siteId, site.version), now, now);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
   }
 
   async removeVersion(site: SiteRef): Promise<void> {

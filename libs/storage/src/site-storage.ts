@@ -44,6 +44,11 @@ export abstract class SiteStorage {
   abstract stat(site: SiteRef, path: string): Promise<SiteEntry | null>;
   /** The file at `path`, or null when there is no file there. */
   abstract open(site: SiteRef, path: string): Promise<SiteFile | null>;
+  /**
+   * Records that no link points at a version any more: its `modified` time in listSites() becomes
+   * now, so a sweep keeps it for its grace period from then on (not from when it was written).
+   */
+  abstract retireVersion(site: SiteRef): Promise<void>;
   abstract removeVersion(site: SiteRef): Promise<void>;
   abstract removeSite(siteId: string): Promise<void>;
   abstract removeDraft(site: SiteRef): Promise<void>;

@@ -25,6 +25,7 @@ import {
   parseLinkSettings,
   ProjectsRepository,
   SplashPagesRepository,
+  StaticSiteSettings,
 } from '@app/database';
 import { isReservedAlias, randomAlias } from './alias';
 import { CreateLinkDto } from './dto/create-link.dto';
@@ -35,6 +36,8 @@ import { isTargetingType, parseTargeting, parseWhatsappUrl, whatsappUrl } from '
 import { StaticSites } from './static/static-sites.service';
 
 const RANDOM_ALIAS_ATTEMPTS = 8;
+/** Writes of one update tried before it gives up because the link keeps changing. */
+const UPDATE_ATTEMPTS = 3;
 
 @Injectable()
 export class LinksService {
@@ -129,13 +132,86 @@ export class LinksService {
     return site ? this.get(actor, id) : { id };
   }
 
+  /**
+   * Every write is conditional on the settings read (see LinksRepository.updateOwnedIf): when
+   * another update came in between, the changes are computed again on the new row, a few times
+   * before giving up with 409. A new file is published once, before the first write; it is removed
+   * again when no write points the link at it (a refused update, or a link deleted meanwhile).
+   */
   async update(
     actor: Actor,
     id: number,
     dto: UpdateLinkDto,
     upload?: UploadedDiskFile,
   ): Promise<{ id: number }> {
-    const link = await this.findOwned(actor, id);
+    let site: StaticSiteSettings | undefined;
+    try {
+      for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt += 1) {
+        const link = await this.findOwned(actor, id);
+        const planned = await this.planUpdate(actor, link, dto, upload);
+        const previousSite = planned.settings.static_site;
+        if (upload && !site) {
+          site = await this.publishFor(actor, id, upload, previousSite?.folder);
+        }
+        if (site) {
+          planned.settings.static_site = site;
+          planned.changes.settings = JSON.stringify(planned.settings);
+        }
+        // One UPDATE switches visitors from the old version to the new one.
+        if (await this.links.updateOwnedIf(actor.ownerId, id, link.settings, planned.changes)) {
+          this.emitChanged({
+            linkId: id,
+            domainId: planned.domainId,
+            alias: planned.alias,
+            previous: { domainId: link.domain_id, alias: link.url },
+          });
+          if (site && previousSite && previousSite.version !== site.version) {
+            await this.sites.retire(previousSite);
+          }
+          return { id };
+        }
+      }
+      await this.findOwned(actor, id);
+      throw new AppError(
+        'conflict',
+        'The link was changed by other requests while this one was being applied; send it again.',
+      );
+    } catch (error) {
+      if (site) {
+        // Nothing points at the new version: the update was refused, or the link is gone.
+        await this.sites.remove(site);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Publishes a new version of a site. A delete of the link can remove the site's folder under
+   * it: that is the link's 404, not a server fault.
+   */
+  private async publishFor(
+    actor: Actor,
+    id: number,
+    upload: UploadedDiskFile,
+    folder: string | undefined,
+  ): Promise<StaticSiteSettings> {
+    try {
+      return await this.sites.publish(upload, folder);
+    } catch (error) {
+      if (!(error instanceof AppError)) {
+        await this.findOwned(actor, id);
+      }
+      throw error;
+    }
+  }
+
+  /** The columns an update writes, computed from the row as read; throws a 400 for bad input. */
+  private async planUpdate(
+    actor: Actor,
+    link: LinkEntity,
+    dto: UpdateLinkDto,
+    upload: UploadedDiskFile | undefined,
+  ): Promise<{ changes: LinkChanges; settings: LinkSettings; domainId: number; alias: string }> {
     const problems: Problem[] = [];
     StaticSites.checkUpload(link.type, upload, false, problems);
     const changes: LinkChanges = {};
@@ -188,11 +264,12 @@ export class LinksService {
     if (problems.length > 0) {
       throw new AppError('validation_failed', problems);
     }
-    changes.url = alias;
-    changes.domain_id = domainId;
+    // Columns are written only when they change, so that a concurrent update of them is kept.
+    if (alias !== link.url) changes.url = alias;
+    if (domainId !== link.domain_id) changes.domain_id = domainId;
+    if (dates.start?.getTime() !== link.start_date?.getTime()) changes.start_date = dates.start;
+    if (dates.end?.getTime() !== link.end_date?.getTime()) changes.end_date = dates.end;
     changes.settings = JSON.stringify(settings);
-    changes.start_date = dates.start;
-    changes.end_date = dates.end;
     if (dto.is_enabled !== undefined) {
       changes.is_enabled = dto.is_enabled;
     }
@@ -200,24 +277,7 @@ export class LinksService {
       changes.password_hash = dto.password === '' ? null : await hashLinkPassword(dto.password);
     }
     changes.last_datetime = this.clock.now();
-    const previousSite = settings.static_site;
-    const site = upload ? await this.sites.publish(upload, previousSite?.folder) : undefined;
-    if (site) {
-      settings.static_site = site;
-      changes.settings = JSON.stringify(settings);
-    }
-    // One UPDATE switches visitors from the old version to the new one.
-    await this.sites.pointAt(site, false, () => this.links.updateOwned(actor.ownerId, id, changes));
-    this.emitChanged({
-      linkId: id,
-      domainId,
-      alias,
-      previous: { domainId: link.domain_id, alias: link.url },
-    });
-    if (site && previousSite) {
-      await this.sites.retire(previousSite);
-    }
-    return { id };
+    return { changes, settings, domainId, alias };
   }
 
   async remove(actor: Actor, id: number): Promise<{ id: number }> {
@@ -228,7 +288,9 @@ export class LinksService {
     this.emitChanged({ linkId: id, domainId: link.domain_id, alias: link.url });
     const site = parseLinkSettings(link.settings).static_site;
     if (site) {
-      await this.sites.retire(site, true);
+      // At once: a deleted link serves nothing. What a concurrent replace writes into the folder
+      // afterwards is removed by that replace, or by the sweeper.
+      await this.sites.remove(site, true);
     }
     return { id };
   }

@@ -126,7 +126,7 @@ export class MultipartInterceptor implements NestInterceptor, OnApplicationBoots
           reject(this.tooLarge(spec, e.field));
           return;
         }
-        reject(err instanceof Error ? err : new Error('Multipart parsing failed'));
+        reject(multipartError(err));
       }),
     );
     if (spec) {
@@ -182,6 +182,49 @@ export class MultipartInterceptor implements NestInterceptor, OnApplicationBoots
       filename: (_req, _file, done) => done(null, `${randomBytes(16).toString('hex')}.upload`),
     });
   }
+}
+
+/** What busboy and multer say about a body they cannot read, in words for the client. */
+const PARSER_ERRORS: ReadonlyArray<[RegExp, string]> = [
+  [
+    /boundary not found/i,
+    'The multipart/form-data body has no boundary in its Content-Type header.',
+  ],
+  [
+    /unexpected end of (form|file)/i,
+    'The multipart/form-data body ends before its closing boundary.',
+  ],
+  [/malformed part header/i, 'The multipart/form-data body has a malformed part header.'],
+  [
+    /malformed content type/i,
+    'The Content-Type header of the multipart/form-data body is malformed.',
+  ],
+  [
+    /^request (aborted|closed)$|^aborted$/i,
+    'The client closed the connection before the body was complete.',
+  ],
+];
+
+/**
+ * A parser failure is the client's (400 malformed_body, which is not logged as an error): a
+ * malformed body, one cut short, or a client that went away. busboy and multer raise plain Errors
+ * for those. MulterErrors (limits) keep their own status; errors with a system code (a full disk
+ * while writing an upload) and other kinds of Error (a bug) stay server faults, except the
+ * connection resets of a client that went away.
+ */
+export function multipartError(err: unknown): Error {
+  if (!(err instanceof Error)) {
+    return new AppError('malformed_body', 'The multipart/form-data body could not be read.');
+  }
+  const code = (err as { code?: unknown }).code;
+  const clientGone = code === 'ECONNRESET' || code === 'ECONNABORTED';
+  if (err.constructor !== Error || (code !== undefined && !clientGone)) {
+    return err;
+  }
+  const title =
+    PARSER_ERRORS.find(([pattern]) => pattern.test(err.message))?.[1] ??
+    'The multipart/form-data body could not be read.';
+  return new AppError('malformed_body', title);
 }
 
 async function removeDiskFiles(req: Request): Promise<void> {

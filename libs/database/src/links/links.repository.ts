@@ -68,8 +68,22 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
     return found !== null && found.id !== exceptId;
   }
 
-  /** Writes only the given columns, so a concurrent visit flush's `clicks` increment is kept. */
-  async updateOwned(ownerId: number, id: number, changes: LinkChanges): Promise<void> {
-    await this.repo.update({ id, user_id: ownerId }, changes);
+  /**
+   * Writes only the given columns (so a concurrent visit flush's `clicks` increment is kept), and
+   * only while the row still has the `settings` it had when the caller read it: an update computed
+   * from an earlier read must not undo a concurrent one (a static site's replaced version above
+   * all). False when no row was written: the link changed meanwhile, or is gone.
+   */
+  async updateOwnedIf(
+    ownerId: number,
+    id: number,
+    readSettings: string,
+    changes: LinkChanges,
+  ): Promise<boolean> {
+    const result = await this.repo.update(
+      { id, user_id: ownerId, settings: readSettings },
+      changes,
+    );
+    return (result.affected ?? 0) > 0;
   }
 }

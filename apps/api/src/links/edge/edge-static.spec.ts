@@ -10,6 +10,13 @@ describe(sitePath.name, () => {
     expect(sitePath('/%252e%252e/x')).toEqual(['%2e%2e', 'x']);
   });
 
+  it('normalises segments to NFC, as names are stored', () => {
+    const nfc = 'caf\u00e9.css';
+    expect(sitePath('/cafe%CC%81.css')).toEqual([nfc]);
+    expect(sitePath('/caf%C3%A9.css')).toEqual([nfc]);
+    expect(sitePath('/cafe\u0301/')).toEqual(['caf\u00e9', '']);
+  });
+
   it.each([
     '/..',
     '/%2e%2e/x',

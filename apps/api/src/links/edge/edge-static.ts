@@ -31,7 +31,8 @@ export type SiteAnswer =
 /**
  * `rest` is the raw request path after `/{alias}`, starting with `/`. Percent-decoding happens
  * once, per segment; encoded slashes and backslashes, `.`/`..` segments, NUL and malformed
- * escapes are refused before any file system call.
+ * escapes are refused before any file system call. Segments are normalised to NFC, as the names
+ * of the files are when an archive is unpacked (macOS writes NFD names into zip files).
  */
 export function sitePath(rest: string): string[] | null {
   const raw = rest.slice(1).split('/');
@@ -43,7 +44,7 @@ export function sitePath(rest: string): string[] | null {
     }
     let decoded: string;
     try {
-      decoded = decodeURIComponent(segment);
+      decoded = decodeURIComponent(segment).normalize('NFC');
     } catch {
       return null;
     }
@@ -58,8 +59,9 @@ export function sitePath(rest: string): string[] | null {
   return segments;
 }
 
-function etagOf(file: SiteFile): string {
-  return `"${file.size.toString(16)}-${file.mtime.getTime().toString(16)}"`;
+/** The version is in it: a replace within the same millisecond and size is still a change. */
+function etagOf(site: SiteRef, file: SiteFile): string {
+  return `"${site.version}-${file.size.toString(16)}-${file.mtime.getTime().toString(16)}"`;
 }
 
 /** RFC 9110 §13.1: If-None-Match wins over If-Modified-Since. */
@@ -120,12 +122,13 @@ export class StaticFiles {
   constructor(private readonly storage: SiteStorage) {}
 
   /**
-   * Finds what `/{alias}{rest}` names: a file, a folder's index.html (a folder without a trailing
-   * slash is redirected to one, so relative URLs resolve), or nothing.
+   * Finds what `{prefix}{rest}` names, `prefix` being `/{alias}` (and the access token of a
+   * protected site): a file, a folder's index.html (a folder without a trailing slash is
+   * redirected to one under the same prefix, so relative URLs resolve), or nothing.
    */
   async resolve(
     site: SiteRef,
-    alias: string,
+    prefix: string,
     rest: string,
     query: string | null,
   ): Promise<SiteAnswer> {
@@ -148,9 +151,14 @@ export class StaticFiles {
     }
     if (!isFolder && (await this.storage.stat(site, `${relative}/index.html`))?.kind === 'file') {
       const suffix = query === null ? '' : `?${query}`;
-      return { kind: 'redirect', location: `/${alias}${rest}/${suffix}` };
+      return { kind: 'redirect', location: `${prefix}${rest}/${suffix}` };
     }
     return { kind: 'not-found' };
+  }
+
+  /** Whether the version is still stored (every version has index.html at its root). */
+  async exists(site: SiteRef): Promise<boolean> {
+    return (await this.storage.stat(site, 'index.html'))?.kind === 'file';
   }
 
   /** Sends a resolved file: 304 when the client's copy is current, the bytes otherwise. */
@@ -159,9 +167,10 @@ export class StaticFiles {
     res: ServerResponse,
     file: SiteFile,
     path: string,
+    site: SiteRef,
     cacheControl: string,
   ): Promise<number> {
-    const etag = etagOf(file);
+    const etag = etagOf(site, file);
     const headers: Record<string, string | number> = {
       ...SITE_HEADERS,
       ETag: etag,

@@ -18,6 +18,13 @@ import {
   tooManyAttemptsPage,
 } from './edge-pages';
 import { EDGE_SECRET } from './edge-secret';
+import {
+  isSignedFor,
+  SITE_ACCESS_RENEW_SECONDS,
+  SITE_ACCESS_SECONDS,
+  signSiteAccess,
+  splitSiteAccess,
+} from './site-access';
 import { splashPage } from './splash-page';
 import { StaticFiles } from './edge-static';
 import { VisitorInfo } from './visitor-info';
@@ -207,30 +214,27 @@ export class EdgeService {
       this.notFound(res, route.domain, head);
       return;
     }
-    if (
-      (link.endMs !== null && now >= link.endMs) ||
-      (link.clicksLimit !== null && link.clicksAtLoad + link.clicksSinceLoad >= link.clicksLimit)
-    ) {
-      if (link.expirationUrl) {
+    // The files of a site a page view was allowed to open are served even once that page view
+    // reached the clicks limit; an end date closes every file.
+    const pageView = link.site === null || isPageView(req);
+    const ended = link.endMs !== null && now >= link.endMs;
+    const overLimit =
+      link.clicksLimit !== null && link.clicksAtLoad + link.clicksSinceLoad >= link.clicksLimit;
+    if (ended || (overLimit && pageView)) {
+      if (link.expirationUrl && pageView) {
         redirect(res, 302, link.expirationUrl, TEMPORARY_CACHE);
       } else {
         this.notFound(res, route.domain, head);
       }
       return;
     }
-    if (link.site !== null && rest === null) {
-      // `/{alias}` of a site goes to `/{alias}/`, so the pages' relative URLs resolve inside it.
-      redirect(res, 302, `${path}/${query === null ? '' : `?${query}`}`, TEMPORARY_CACHE);
+    if (link.site !== null) {
+      this.answerSite(route, link, link.site, req, res, target);
       return;
     }
     const action = query === null ? path : `${path}?${query}`;
     if (req.method === 'POST') {
-      if (link.passwordHash === null && !link.sensitive) {
-        res.writeHead(405, { ...PAGE_HEADERS, Allow: 'GET, HEAD' });
-        res.end(methodNotAllowedPage());
-        return;
-      }
-      this.answerForm(link, req, res, action).catch((error: unknown) => this.fail(res, error));
+      this.answerPost(link, req, res, action);
       return;
     }
     if (link.passwordTag !== null && !this.hasPasswordCookie(req, link)) {
@@ -239,20 +243,6 @@ export class EdgeService {
     }
     if (link.sensitive && readCookie(req, `ld_sc_${link.id}`) !== '1') {
       page(res, 200, sensitiveContentPage(action), head);
-      return;
-    }
-    if (link.site !== null && rest !== null) {
-      if (link.splash !== null && readCookie(req, `ld_sp_${link.id}`) !== '1') {
-        // A site's splash page comes before its first file, once per browser session; the site's
-        // page views are what is counted, so showing the splash page is not.
-        const splash = splashPage(link.splash, action, this.appOrigin);
-        page(res, 200, splash.html, head, {
-          ...splash.headers,
-          'Set-Cookie': this.cookie(`ld_sp_${link.id}`, '1', `/${link.alias}`, null),
-        });
-        return;
-      }
-      this.serveSite(link, link.site, req, res, rest, query, head);
       return;
     }
     const needsGeo =
@@ -267,21 +257,125 @@ export class EdgeService {
     this.redirectVisitor(link, req, res, query, head);
   }
 
-  private serveSite(
+  /** The password form and the sensitive-content confirmation; other POSTs are refused. */
+  private answerPost(link: EdgeLink, req: IncomingMessage, res: ServerResponse, action: string) {
+    if (link.passwordHash === null && !link.sensitive) {
+      res.writeHead(405, { ...PAGE_HEADERS, Allow: 'GET, HEAD' });
+      res.end(methodNotAllowedPage());
+      return;
+    }
+    this.answerForm(link, req, res, action).catch((error: unknown) => this.fail(res, error));
+  }
+
+  /**
+   * `/{alias}/...` of a static site. Its pages run sandboxed with an opaque origin, so the requests
+   * they make (stylesheets, scripts, images, frames) are cross-site and carry no SameSite=Lax
+   * cookie: the splash page and sensitive-content gates apply to page views only (they protect
+   * nothing secret), and the password gate opens those requests with a capability segment in the
+   * path (site-access.ts) that a page view with the password cookie is sent to.
+   */
+  private answerSite(
+    route: Route,
     link: EdgeLink,
     site: SiteRef,
     req: IncomingMessage,
     res: ServerResponse,
-    rest: string,
-    query: string | null,
-    head: boolean,
+    target: Target,
   ): void {
+    const { path, query } = target;
+    const head = req.method === 'HEAD';
+    const suffix = query === null ? '' : `?${query}`;
+    const base = `/${target.alias}`;
+    const access = splitSiteAccess(target.rest ?? '');
+    if (access.token !== null && link.passwordTag === null && req.method !== 'POST') {
+      // No password (any more): the token goes, so that URLs copied before keep working.
+      redirect(res, 302, `${base}${access.rest || '/'}${suffix}`, TEMPORARY_CACHE);
+      return;
+    }
+    if (access.rest === '') {
+      // `/{alias}` goes to `/{alias}/`, so the pages' relative URLs resolve inside the site.
+      redirect(res, 302, `${path}/${suffix}`, TEMPORARY_CACHE);
+      return;
+    }
+    const action = `${path}${suffix}`;
+    if (req.method === 'POST') {
+      this.answerPost(link, req, res, action);
+      return;
+    }
+    if (link.passwordTag !== null) {
+      const cookie = this.hasPasswordCookie(req, link);
+      const nowSeconds = Math.floor(Date.now() / 1000);
+      const left =
+        access.token !== null && isSignedFor(this.secret, link, access.token)
+          ? access.token.exp - nowSeconds
+          : 0;
+      if (req.headers['sec-fetch-dest'] === 'document') {
+        // A page in the address bar: the cookie decides, so that a copied URL opens nothing.
+        if (!cookie) {
+          page(res, 200, passwordPage(action, false), head);
+          return;
+        }
+        if (left < SITE_ACCESS_RENEW_SECONDS) {
+          const token = signSiteAccess(this.secret, link, nowSeconds + SITE_ACCESS_SECONDS);
+          redirect(res, 302, `${base}/${token}${access.rest}${suffix}`, TEMPORARY_CACHE);
+          return;
+        }
+      } else if (!cookie && left <= 0) {
+        page(res, 200, passwordPage(action, false), head);
+        return;
+      }
+    }
+    if (isPageView(req)) {
+      if (link.sensitive && readCookie(req, `ld_sc_${link.id}`) !== '1') {
+        page(res, 200, sensitiveContentPage(action), head);
+        return;
+      }
+      if (link.splash !== null && readCookie(req, `ld_sp_${link.id}`) !== '1') {
+        // A site's splash page comes before its first page, once per browser session; the site's
+        // page views are what is counted, so showing the splash page is not.
+        const splash = splashPage(link.splash, action, this.appOrigin);
+        page(res, 200, splash.html, head, {
+          ...splash.headers,
+          'Set-Cookie': this.cookie(`ld_sp_${link.id}`, '1', base, null),
+        });
+        return;
+      }
+    }
+    const prefix = access.segment === null ? base : `${base}/${access.segment}`;
+    this.serveSite(route, link, site, req, res, target, prefix, access.rest);
+  }
+
+  /**
+   * Sends the file `rest` names under `prefix` (`/{alias}`, with the token of a protected site).
+   * A version that is gone (replaced and swept, while this process's cached link missed the
+   * invalidation) makes the link be read again, once.
+   */
+  private serveSite(
+    route: Route,
+    link: EdgeLink,
+    site: SiteRef,
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: Target,
+    prefix: string,
+    rest: string,
+  ): void {
+    const { query } = target;
+    const head = req.method === 'HEAD';
     this.files
-      .resolve(site, link.alias, rest, query)
+      .resolve(site, prefix, rest, query)
       .then(async (answer) => {
         switch (answer.kind) {
           case 'bad-request':
+            page(res, 404, notFoundPage(), head);
+            return;
           case 'not-found':
+            if (!target.reloaded && !(await this.files.exists(site))) {
+              target.reloaded = true;
+              const fresh = await this.cache.loadLink(route.domainId, target.alias);
+              this.answer(route, fresh, req, res, target);
+              return;
+            }
             page(res, 404, notFoundPage(), head);
             return;
           case 'redirect':
@@ -296,6 +390,7 @@ export class EdgeService {
               res,
               answer.file,
               answer.path,
+              site,
               link.passwordTag === null ? SITE_CACHE : PROTECTED_SITE_CACHE,
             );
             return;
@@ -485,8 +580,15 @@ export class EdgeService {
     page(res, 404, notFoundPage(), head);
   }
 
-  /** Answers 503 (or drops the connection once headers are out) and logs the fault. */
+  /**
+   * Answers 503 (or drops the connection once headers are out) and logs the fault. A client that
+   * went away in the middle of a download is no fault: the connection is dropped without a word.
+   */
   fail(res: ServerResponse, error: unknown): void {
+    if (isClientGone(error)) {
+      res.destroy();
+      return;
+    }
     this.logger.error(
       `Visitor request failed: ${error instanceof Error ? error.stack : String(error)}`,
     );
@@ -506,6 +608,16 @@ interface Target {
   query: string | null;
   rest: string | null;
   passOn: () => void;
+  /** Set once the link was read again because the version it pointed at was gone. */
+  reloaded?: boolean;
+}
+
+/** Errors of a response whose client closed the connection before it was complete. */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+
+export function isClientGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CLIENT_GONE.has(code);
 }
 
 /**

@@ -16,6 +16,8 @@ export interface SiteLimits {
 /**
  * An entry may inflate to at most this many times its compressed size once it is larger than
  * RATIO_FLOOR bytes: ordinary web files stay far below (text 3–20×), zip bombs far above (~1000×).
+ * The same holds for the whole archive: the bytes of all its entries against the archive's size,
+ * so that many entries each under the floor cannot add up to a bomb.
  */
 export const MAX_COMPRESSION_RATIO = 200;
 export const RATIO_FLOOR = 1024 * 1024;
@@ -79,20 +81,22 @@ async function planEntries(
     zip.on('end', () => resolve());
     zip.on('entry', (entry: yauzl.Entry) => {
       try {
-        const verdict = classifyEntryName(entry.fileName);
+        // macOS writes names in NFD; they are stored, compared and served in NFC.
+        const name = entry.fileName.normalize('NFC');
+        const verdict = classifyEntryName(name);
         if (verdict.kind === 'reject' && verdict.reason === 'unstorable') {
           throw bad(
-            `file has an entry whose name is too long to store (${shorten(JSON.stringify(entry.fileName))}).`,
+            `file has an entry whose name is too long to store (${shorten(JSON.stringify(name))}).`,
           );
         }
         if (verdict.kind === 'reject') {
           throw bad(
-            `file has an entry whose path leaves the site folder (${shorten(JSON.stringify(entry.fileName))}).`,
+            `file has an entry whose path leaves the site folder (${shorten(JSON.stringify(name))}).`,
           );
         }
         if (isSymlinkEntry(entry.externalFileAttributes)) {
           throw bad(
-            `file has a symbolic link (${shorten(JSON.stringify(entry.fileName))}); only regular files are accepted.`,
+            `file has a symbolic link (${shorten(JSON.stringify(name))}); only regular files are accepted.`,
           );
         }
         if (verdict.kind === 'keep') {
@@ -122,7 +126,10 @@ async function planEntries(
   return kept;
 }
 
-/** Refuses names that collide (twice the same file, or a file where a folder must be). */
+/**
+ * Refuses names that collide (twice the same file, or a file where a folder must be). The paths
+ * are NFC already; case is ignored, as some file systems and many habits ignore it.
+ */
 function checkCollisions(paths: readonly string[]): void {
   const files = new Set<string>();
   const folders = new Set<string>();
@@ -150,23 +157,42 @@ function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   );
 }
 
+/** Bytes inflated so far from the whole archive, and the archive's own size. */
+interface Inflation {
+  total: number;
+  archiveBytes: number;
+}
+
+const exceedsRatio = (inflated: number, compressed: number): boolean =>
+  inflated > RATIO_FLOOR && inflated > Math.max(compressed, 1) * MAX_COMPRESSION_RATIO;
+
 /**
  * Counts the bytes actually inflated (headers are not trusted): more than the site's remaining
- * budget is a 413, and so is an entry that inflates past MAX_COMPRESSION_RATIO.
+ * budget is a 413, and so is an entry, or the archive as a whole, that inflates past
+ * MAX_COMPRESSION_RATIO.
  */
-function inflationGuard(budget: number, compressedSize: number): Transform {
+function inflationGuard(budget: number, compressedSize: number, inflation: Inflation): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
+      inflation.total += chunk.length;
       if (seen > budget) {
         done(new SiteFileTooLargeError());
         return;
       }
-      if (seen > RATIO_FLOOR && seen > Math.max(compressedSize, 1) * MAX_COMPRESSION_RATIO) {
+      if (exceedsRatio(seen, compressedSize)) {
         done(
           tooLarge(
             `file has an entry that inflates more than ${MAX_COMPRESSION_RATIO} times its compressed size.`,
+          ),
+        );
+        return;
+      }
+      if (exceedsRatio(inflation.total, inflation.archiveBytes)) {
+        done(
+          tooLarge(
+            `file inflates to more than ${MAX_COMPRESSION_RATIO} times the size of the archive.`,
           ),
         );
         return;
@@ -213,9 +239,10 @@ export async function unpackZip(
     }
     const files: string[] = [];
     let bytes = 0;
+    const inflation: Inflation = { total: 0, archiveBytes: zip.fileSize };
     for (const { entry, path } of kept) {
       const source = await openEntry(zip, entry);
-      const guard = inflationGuard(limits.maxBytes - bytes, entry.compressedSize);
+      const guard = inflationGuard(limits.maxBytes - bytes, entry.compressedSize, inflation);
       source.on('error', (err: Error) =>
         guard.destroy(err instanceof AppError ? err : translate(err)),
       );

@@ -2,14 +2,19 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { LinksRepository, parseLinkSettings } from '@app/database';
 import { SiteStorage } from '@app/storage';
 
-/** A version or draft younger than this may belong to a request still in flight. */
+/**
+ * A version or draft changed more recently than this may still be read or written: a replaced
+ * version is marked retired when it is replaced (SiteStorage.retireVersion), so requests in flight,
+ * other instances and their cached links keep reading it for this long.
+ */
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
 
 /**
- * Removes site files no link points at: sites whose links went with their domain or their user
- * (database cascades, which never reach the files), versions a replace could not retire, and
- * drafts of a process that stopped while unpacking. Runs at start and every six hours.
+ * Removes site files no link points at: versions replaced by a newer one, sites whose links went
+ * with their domain or their user (database cascades, which never reach the files), what a delete
+ * could not remove, and drafts of a process that stopped while unpacking. Runs at start and every
+ * six hours.
  */
 @Injectable()
 export class SiteSweeper implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -9,7 +9,9 @@ import { extensionOf } from './site-files';
 
 /**
  * Publishes the files of static sites. A new version is written and published in full before the
- * caller points the link at it; `retire` removes a version nobody points at any more.
+ * caller points the link at it. A replaced version is only marked retired: requests in flight,
+ * other instances and their cached links may still read it, and the sweeper removes it once its
+ * grace period has passed. `remove` deletes at once (a deleted link, a version never pointed at).
  */
 @Injectable()
 export class StaticSites {
@@ -66,7 +68,7 @@ export class StaticSites {
       return await write();
     } catch (error) {
       if (site) {
-        await this.retire(site, newSite);
+        await this.remove(site, newSite);
       }
       throw error;
     }
@@ -104,8 +106,23 @@ export class StaticSites {
     }
   }
 
-  /** Removes one version; a failure is logged, not thrown (the version is no longer served). */
-  async retire(site: StaticSiteSettings, wholeSite = false): Promise<void> {
+  /**
+   * Marks a version no link points at any more; the sweeper removes it SWEEP_GRACE_MS later. A
+   * failure is logged: the version is then swept by its age instead.
+   */
+  async retire(site: StaticSiteSettings): Promise<void> {
+    try {
+      await this.storage.retireVersion({ siteId: site.folder, version: site.version });
+    } catch (error) {
+      this.logger.warn(`Could not mark ${site.folder}/${site.version} retired: ${String(error)}`);
+    }
+  }
+
+  /**
+   * Removes one version, or the whole site, now. A failure is logged, not thrown: nothing serves
+   * the files any more, and the sweeper removes what is left.
+   */
+  async remove(site: StaticSiteSettings, wholeSite = false): Promise<void> {
     try {
       if (wholeSite) {
         await this.storage.removeSite(site.folder);
@@ -113,8 +130,8 @@ export class StaticSites {
         await this.storage.removeVersion({ siteId: site.folder, version: site.version });
       }
     } catch (error) {
-      this.logger.error(
-        `Could not remove the files of site ${site.folder}/${site.version}: ${String(error)}`,
+      this.logger.warn(
+        `Could not remove the files of site ${site.folder}/${site.version} (the sweeper will): ${String(error)}`,
       );
     }
   }

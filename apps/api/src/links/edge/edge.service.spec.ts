@@ -1,0 +1,46 @@
+import { Logger } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
+import type { ServerResponse } from 'node:http';
+import type { EdgeCache } from './edge-cache.service';
+import type { StaticFiles } from './edge-static';
+import { EdgeService } from './edge.service';
+import type { VisitorInfo } from './visitor-info';
+import type { VisitRecorder } from './visit-recorder.service';
+
+describe(EdgeService.name, () => {
+  const edge = new EdgeService(
+    {} as EdgeCache,
+    {} as VisitRecorder,
+    {} as VisitorInfo,
+    {} as StaticFiles,
+    Buffer.alloc(32),
+    { appUrl: 'http://links.test', trustedProxies: [] } as unknown as AppConfig,
+  );
+  const response = (headersSent: boolean) => {
+    const res = { headersSent, destroy: jest.fn(), writeHead: jest.fn(), end: jest.fn() };
+    return res as unknown as ServerResponse & typeof res;
+  };
+  let logged: jest.SpyInstance;
+
+  beforeEach(() => {
+    logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => logged.mockRestore());
+
+  it.each(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'])(
+    'drops the connection of a client that went away (%s) without logging an error',
+    (code) => {
+      const res = response(true);
+      edge.fail(res, Object.assign(new Error('Premature close'), { code }));
+      expect(res.destroy).toHaveBeenCalled();
+      expect(logged).not.toHaveBeenCalled();
+    },
+  );
+
+  it('logs other faults and answers 503 while it still can', () => {
+    const res = response(false);
+    edge.fail(res, new Error('disk on fire'));
+    expect(res.writeHead).toHaveBeenCalledWith(503, expect.anything());
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('disk on fire'));
+  });
+});
