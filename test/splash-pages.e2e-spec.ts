@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
 import sharp from 'sharp';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+import { SplashFiles } from '../apps/api/src/splash-pages/splash-files';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const IMAGE_URL = /^http:\/\/links\.test\/uploads\/splash-pages\/[0-9a-f]{40}\.png$/;
@@ -17,8 +18,9 @@ const NOT_FOUND = {
     },
   ],
 };
+const SANDBOX = 'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms';
 const STRICT_CSP = (nonce: string) =>
-  `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src http://links.test data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src http://links.test data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; ${SANDBOX}`;
 
 const EMPTY_SETTINGS = {
   logo: null,
@@ -100,6 +102,7 @@ describe('Splash pages', () => {
       data: {
         id: (res.body as IdBody).data.id,
         name: 'Minimal',
+        color: '#2f5bea',
         title: null,
         description: null,
         link_unlock_seconds: 5,
@@ -118,6 +121,7 @@ describe('Splash pages', () => {
       .set('Authorization', owner.auth)
       .field({
         name: 'Full',
+        color: '#E63946',
         title: 'Before you go',
         description: 'A word from our sponsor.',
         secondary_button_name: 'Our shop',
@@ -139,6 +143,7 @@ describe('Splash pages', () => {
       data: {
         id,
         name: 'Full',
+        color: '#e63946',
         title: 'Before you go',
         description: 'A word from our sponsor.',
         link_unlock_seconds: 12,
@@ -188,6 +193,7 @@ describe('Splash pages', () => {
       .set('Authorization', owner.auth)
       .field({
         title: 'New title',
+        color: '#123abc',
         custom_css: 'b{}',
         custom_js: 'void 0;',
         ads_header: 'head',
@@ -203,6 +209,7 @@ describe('Splash pages', () => {
       data: {
         id,
         name: 'Editable',
+        color: '#123abc',
         title: 'New title',
         description: null,
         link_unlock_seconds: 0,
@@ -351,6 +358,8 @@ describe('Splash pages', () => {
       'link_unlock_seconds must be a whole number from 0 to 600.',
     ],
     ['auto_redirect 2', { auto_redirect: '2' }, 'auto_redirect', 'auto_redirect must be 0 or 1.'],
+    ['a colour name', { color: 'red' }, 'color', 'color must be a colour as #rrggbb.'],
+    ['a short colour', { color: '#fff' }, 'color', 'color must be a colour as #rrggbb.'],
   ])('refuses %s with 400 naming the field', async (_case, fields, field, title) => {
     const body = field === 'name' ? fields : { name: 'ok', ...fields };
     const res = await t.http.post('/v1/splash-pages').set('Authorization', owner.auth).send(body);
@@ -533,11 +542,184 @@ describe('Splash pages', () => {
     });
     const res = await visit('/splash-js');
     expect(res.headers['content-security-policy']).toBe(
-      "default-src 'none'; script-src 'unsafe-inline' https:; style-src 'unsafe-inline' https:; img-src http://links.test data: https:; font-src https: data:; connect-src https:; frame-src https:; media-src https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      `default-src 'none'; script-src 'unsafe-inline' https:; style-src 'unsafe-inline' https:; img-src http://links.test data: https:; font-src https: data:; connect-src https:; frame-src https:; media-src https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; ${SANDBOX}`,
     );
     expect(res.text).toContain('<script>var x = "<\\/script><b>";</script>');
     expect(res.text).toContain('<style>p{color:red}<\\/style><b></style>');
     expect(res.text).toContain('<div class="ads ads-footer"><div id="ad">Ad</div></div>');
+  });
+
+  it('lets custom CSS alone import https stylesheets and fonts, without opening scripts', async () => {
+    const page = await create({
+      name: 'Fonts',
+      custom_css: "@import url('https://fonts.googleapis.com/css2?family=Inter');",
+    });
+    await createLink({
+      location_url: 'https://example.com/',
+      url: 'splash-css',
+      splash_page_id: page,
+    });
+    const res = await visit('/splash-css');
+    const nonce = /<script nonce="([^"]+)">/.exec(res.text)?.[1] ?? '';
+    expect(res.headers['content-security-policy']).toBe(
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline' https:; img-src http://links.test data: https:; font-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; ${SANDBOX}`,
+    );
+  });
+
+  it('paints the continue button in the page colour', async () => {
+    const page = await create({ name: 'Green', color: '#0a7f3f' });
+    await createLink({
+      location_url: 'https://example.com/',
+      url: 'splash-green',
+      splash_page_id: page,
+    });
+    expect((await visit('/splash-green')).text).toContain(
+      '<style>.button{background:#0a7f3f;color:#fff}</style>',
+    );
+  });
+
+  it('stores the secondary button URL as a browser resolves it, not as typed', async () => {
+    const id = await create({ name: 'Normalised', secondary_button_url: 'https:evil.example' });
+    const settings = async () =>
+      ((await get(id)).body as { data: { settings: { secondary_button_url: string } } }).data
+        .settings.secondary_button_url;
+    expect(await settings()).toBe('https://evil.example/');
+    const update = await t.http
+      .post(`/v1/splash-pages/${id}`)
+      .set('Authorization', owner.auth)
+      .send({ secondary_button_url: ' HTTPS://Shop.Example.COM:443/a/../b?q=1 ' });
+    expect(update.status).toBe(200);
+    expect(await settings()).toBe('https://shop.example.com/b?q=1');
+    await createLink({
+      location_url: 'https://example.com/',
+      url: 'splash-normalised',
+      splash_page_id: id,
+    });
+    expect((await visit('/splash-normalised')).text).toContain(
+      'href="https://shop.example.com/b?q=1"',
+    );
+  });
+
+  it('describes the image uploads in the OpenAPI document', async () => {
+    const doc = (await t.http.get('/v1/openapi.json')).body as {
+      paths: Record<
+        string,
+        Record<string, { requestBody: { content: Record<string, { schema: { $ref: string } }> } }>
+      >;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    for (const path of ['/v1/splash-pages', '/v1/splash-pages/{id}']) {
+      const ref = doc.paths[path].post.requestBody.content['multipart/form-data'].schema.$ref;
+      const properties = doc.components.schemas[ref.split('/').pop() as string].properties;
+      for (const field of ['logo', 'favicon', 'opengraph']) {
+        expect([path, field, properties[field]]).toEqual([
+          path,
+          field,
+          expect.objectContaining({ type: 'string', format: 'binary' }),
+        ]);
+      }
+      expect(properties.color).toEqual(
+        expect.objectContaining({ type: 'string', pattern: '^#[0-9a-fA-F]{6}$' }),
+      );
+    }
+  });
+
+  it('answers 404 to an update whose page is deleted while its images are written, keeping no file and no row', async () => {
+    const created = await t.http
+      .post('/v1/splash-pages')
+      .set('Authorization', owner.auth)
+      .field({ name: 'Racing' })
+      .attach('logo', png, 'logo.png');
+    const id = (created.body as IdBody).data.id;
+    const logo = ((await get(id)).body as { data: { settings: { logo: string } } }).data.settings
+      .logo;
+    const before = files();
+    const splashFiles = t.app.get(SplashFiles);
+    const write = splashFiles.write.bind(splashFiles);
+    const spy = jest.spyOn(splashFiles, 'write').mockImplementationOnce(async (content) => {
+      const del = await t.http.delete(`/v1/splash-pages/${id}`).set('Authorization', owner.auth);
+      expect(del.status).toBe(200);
+      return write(content);
+    });
+    try {
+      const res = await t.http
+        .post(`/v1/splash-pages/${id}`)
+        .set('Authorization', owner.auth)
+        .field({ title: 'Back from the dead' })
+        .attach('favicon', png, 'favicon.png');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(NOT_FOUND);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await t.dataSource.query(`SELECT id FROM splash_pages WHERE id = ${id}`)).toEqual([]);
+    expect(files()).toEqual(before.filter((f) => f !== logo.split('/').pop()));
+  });
+
+  it('keeps both of two overlapping updates and exactly the images the page shows', async () => {
+    const created = await t.http
+      .post('/v1/splash-pages')
+      .set('Authorization', owner.auth)
+      .field({ name: 'Overlap' })
+      .attach('logo', png, 'logo.png');
+    const id = (created.body as IdBody).data.id;
+    type Page = {
+      data: { title: string | null; description: string | null; settings: { logo: string } };
+    };
+    const first = ((await get(id)).body as Page).data.settings.logo.split('/').pop() as string;
+    const before = files();
+    const splashFiles = t.app.get(SplashFiles);
+    const write = splashFiles.write.bind(splashFiles);
+    // The first update's image is written while a second update runs from start to end.
+    const spy = jest.spyOn(splashFiles, 'write').mockImplementationOnce(async (content) => {
+      const second = await t.http
+        .post(`/v1/splash-pages/${id}`)
+        .set('Authorization', owner.auth)
+        .field({ title: 'Second' })
+        .attach('logo', png, 'logo.png');
+      expect(second.status).toBe(200);
+      return write(content);
+    });
+    try {
+      const res = await t.http
+        .post(`/v1/splash-pages/${id}`)
+        .set('Authorization', owner.auth)
+        .field({ description: 'First' })
+        .attach('logo', png, 'logo.png');
+      expect(res.status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    const page = ((await get(id)).body as Page).data;
+    const logo = page.settings.logo.split('/').pop() as string;
+    expect([page.title, page.description]).toEqual(['Second', 'First']);
+    expect(files()).toEqual([...before.filter((f) => f !== first), logo].sort());
+  });
+
+  it('keeps exactly the shown image when updates race each other', async () => {
+    const created = await t.http
+      .post('/v1/splash-pages')
+      .set('Authorization', owner.auth)
+      .field({ name: 'Crowded' })
+      .attach('logo', png, 'logo.png');
+    const id = (created.body as IdBody).data.id;
+    const logoOf = async () =>
+      ((await get(id)).body as { data: { settings: { logo: string } } }).data.settings.logo
+        .split('/')
+        .pop() as string;
+    const first = await logoOf();
+    const before = files();
+    const updates = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        t.http
+          .post(`/v1/splash-pages/${id}`)
+          .set('Authorization', owner.auth)
+          .field({ title: `Update ${n}` })
+          .attach('logo', png, 'logo.png'),
+      ),
+    );
+    expect(updates.map((u) => u.status)).toEqual([200, 200, 200, 200]);
+    expect(files()).toEqual([...before.filter((f) => f !== first), await logoOf()].sort());
   });
 
   it('gates in order: password, then sensitive content, then the splash page', async () => {

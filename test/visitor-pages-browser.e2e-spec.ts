@@ -202,12 +202,15 @@ describe('Visitor pages in Chromium', () => {
     await page.waitForURL(`${dest}/nojs-auto`, { timeout: 5000 });
   });
 
-  it('runs the page owner’s custom CSS and JS on their splash page', async () => {
+  it('runs the page owner’s custom CSS and JS on their splash page, in its colour', async () => {
     const id = await splash({
       name: 'Custom code',
       title: 'Styled by its owner',
+      color: '#0A7F3F',
       custom_css: 'h1{color:rgb(230, 57, 70)}',
       custom_js: 'document.body.setAttribute("data-custom", "ran");',
+      secondary_button_name: 'More from us',
+      secondary_button_url: `${dest}/more`,
       link_unlock_seconds: '0',
     });
     await link({ location_url: `${dest}/custom`, url: 'b-custom', splash_page_id: id });
@@ -217,7 +220,116 @@ describe('Visitor pages in Chromium', () => {
       'rgb(230, 57, 70)',
     );
     expect(await page.locator('#continue').getAttribute('aria-disabled')).toBeNull();
+    expect(
+      await page.locator('#continue').evaluate((a) => getComputedStyle(a).backgroundColor),
+    ).toBe('rgb(10, 127, 63)');
     await shot('splash-custom-code.png');
+    await page.click('#secondary');
+    await page.waitForURL(`${dest}/more`);
+    expect(cspErrors).toEqual([]);
+  });
+
+  it('sandboxes a splash page: its custom JS reads no cookie or storage of the service, nor another user’s unlocked site', async () => {
+    // Another user's password-protected site on the same origin, unlocked by this visitor.
+    const other = await t.createUser();
+    const site = await t.http
+      .post('/v1/links')
+      .set('Authorization', other.auth)
+      .field({ type: 'static', name: 'Private', url: 'b-private', password: 'letmein' })
+      .attach(
+        'file',
+        Buffer.from('<!doctype html><title>Private</title><h1>Private notes of B</h1>'),
+        'index.html',
+      );
+    expect(site.status).toBe(201);
+    await page.goto(`${base}/b-private/`);
+    await page.fill('#password', 'letmein');
+    await page.click('button[type=submit]');
+    await page.locator('h1', { hasText: 'Private notes of B' }).waitFor({ timeout: 5000 });
+
+    const id = await splash({
+      name: 'Exfiltration',
+      link_unlock_seconds: '0',
+      custom_js: [
+        'var d = document.documentElement.dataset;',
+        'd.origin = String(self.origin);',
+        "try { document.cookie = 'probe=1'; d.cookie = 'readable:' + document.cookie; } catch (e) { d.cookie = 'blocked'; }",
+        "try { localStorage.setItem('probe', '1'); d.storage = 'readable'; } catch (e) { d.storage = 'blocked'; }",
+        "fetch('/b-private/', { credentials: 'include' })",
+        '  .then(function (r) { return r.text(); })',
+        "  .then(function (t) { d.fetch = t.indexOf('Private notes of B') >= 0 ? 'leaked' : 'no secret'; },",
+        "    function () { d.fetch = 'failed'; });",
+      ].join('\n'),
+    });
+    await link({ location_url: `${dest}/exfil`, url: 'b-exfil', splash_page_id: id });
+    // In production APP_URL is https, where `connect-src https:` admits same-origin requests; this
+    // server is http, so its splash page gets `http:` too, as an https deployment would have it.
+    const policies: string[] = [];
+    await page.route(`${base}/b-exfil`, async (route) => {
+      const response = await route.fetch();
+      const csp = response.headers()['content-security-policy'];
+      policies.push(csp);
+      await route.fulfill({
+        response,
+        headers: {
+          ...response.headers(),
+          'content-security-policy': csp.replace('connect-src https:', 'connect-src https: http:'),
+        },
+      });
+    });
+    const sentCookies: Array<Promise<string>> = [];
+    page.on('request', (request) => {
+      if (request.url() === `${base}/b-private/` && request.resourceType() === 'fetch') {
+        sentCookies.push(request.allHeaders().then((h) => h.cookie ?? '(none)'));
+      }
+    });
+    await page.goto(`${base}/b-exfil`);
+    await page.waitForSelector('html[data-fetch]', { timeout: 5000 });
+    expect(policies).toEqual([expect.stringContaining('; connect-src https:;')]);
+    const seen = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+    expect(seen).toEqual({
+      origin: 'null',
+      cookie: 'blocked',
+      storage: 'blocked',
+      // Chromium: the request leaves without cookies, and CORS hides the answer.
+      fetch: expect.stringMatching(/^(failed|no secret)$/),
+    });
+    expect(await Promise.all(sentCookies)).toEqual(['(none)']);
+    // The continue button still works from the sandbox.
+    await page.click('#continue');
+    await page.waitForURL(`${dest}/exfil`);
+    expect(cspErrors).toEqual([]);
+  });
+
+  it('keeps the splash page of a static site once per session: the sandboxed page still sets its cookie', async () => {
+    const id = await splash({
+      name: 'Site splash',
+      title: 'Before the site',
+      link_unlock_seconds: '1',
+    });
+    const site = await t.http
+      .post('/v1/links')
+      .set('Authorization', owner.auth)
+      .field({ type: 'static', name: 'Site', url: 'b-site', splash_page_id: String(id) })
+      .attach(
+        'file',
+        Buffer.from('<!doctype html><title>Site</title><h1>The site</h1>'),
+        'index.html',
+      );
+    expect(site.status).toBe(201);
+    const siteId = (site.body as IdBody).data.id;
+    await page.goto(`${base}/b-site/`);
+    expect(await page.locator('h1').textContent()).toBe('Before the site');
+    expect(await page.evaluate(() => self.origin)).toBe('null');
+    expect((await context.cookies(`${base}/b-site/`)).map((c) => [c.name, c.value])).toEqual([
+      [`ld_sp_${siteId}`, '1'],
+    ]);
+    await page.waitForSelector('#continue:not([aria-disabled])', { timeout: 5000 });
+    await page.click('#continue');
+    await page.locator('h1', { hasText: 'The site' }).waitFor({ timeout: 5000 });
+    expect(new URL(page.url()).pathname).toMatch(/^\/b-site\//);
+    await page.goto(`${base}/b-site/`);
+    expect(await page.locator('h1').textContent()).toBe('The site');
     expect(cspErrors).toEqual([]);
   });
 

@@ -19,6 +19,11 @@ export class SplashPageSettingsResponse {
 export class SplashPageResponse {
   @ApiProperty({ example: 1 }) id!: number;
   @ApiProperty({ example: 'Spring campaign' }) name!: string;
+  @ApiProperty({
+    example: '#2f5bea',
+    description: 'Accent colour (#rrggbb) of the continue button',
+  })
+  color!: string;
   @ApiProperty({ type: String, nullable: true, example: 'Before you go' }) title!: string | null;
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
   @ApiProperty({ example: 5 }) link_unlock_seconds!: number;
@@ -36,6 +41,7 @@ export function toSplashPageResponse(
   return {
     id: page.id,
     name: page.name,
+    color: page.color,
     title: page.title,
     description: page.description,
     link_unlock_seconds: page.link_unlock_seconds,

@@ -26,9 +26,7 @@ class FakeRepository {
 
   findOwned(ownerId: number, id: number): Promise<SplashPageEntity | null> {
     const row = this.rows.find((r) => r.id === id && r.user_id === ownerId);
-    return Promise.resolve(
-      row ? Object.assign(new SplashPageEntity(), structuredClone(row)) : null,
-    );
+    return Promise.resolve(row ? copy(row) : null);
   }
   insert(values: Omit<SplashPageEntity, 'id'>): Promise<number> {
     if (this.failSave) return Promise.reject(new Error('disk full'));
@@ -36,10 +34,17 @@ class FakeRepository {
     this.rows.push(Object.assign(new SplashPageEntity(), values, { id }));
     return Promise.resolve(id);
   }
-  save(entity: SplashPageEntity): Promise<SplashPageEntity> {
+  updateOwned(
+    ownerId: number,
+    id: number,
+    change: (page: SplashPageEntity) => Partial<SplashPageEntity>,
+  ): Promise<SplashPageEntity | null> {
     if (this.failSave) return Promise.reject(new Error('disk full'));
-    this.rows[this.rows.findIndex((r) => r.id === entity.id)] = entity;
-    return Promise.resolve(entity);
+    const row = this.rows.find((r) => r.id === id && r.user_id === ownerId);
+    if (!row) return Promise.resolve(null);
+    const before = copy(row);
+    Object.assign(row, change(copy(row)));
+    return Promise.resolve(before);
   }
   linksUsing(ownerId: number, id: number): Promise<LinkAddress[]> {
     return Promise.resolve(
@@ -48,30 +53,41 @@ class FakeRepository {
         .map(({ id: linkId, domain_id, url }) => ({ id: linkId, domain_id, url })),
     );
   }
-  async deleteOwnedDetaching(ownerId: number, id: number): Promise<LinkAddress[] | null> {
-    const attached = await this.linksUsing(ownerId, id);
+  async deleteOwnedDetaching(
+    ownerId: number,
+    id: number,
+  ): Promise<{ page: SplashPageEntity; links: LinkAddress[] } | null> {
+    const links = await this.linksUsing(ownerId, id);
     const index = this.rows.findIndex((r) => r.id === id && r.user_id === ownerId);
     if (index < 0) return null;
-    this.rows.splice(index, 1);
+    const [page] = this.rows.splice(index, 1);
     for (const l of this.links) if (l.splash_page_id === id) l.splash_page_id = null;
-    return attached;
+    return { page, links };
   }
 }
+
+const copy = (row: SplashPageEntity): SplashPageEntity =>
+  Object.assign(new SplashPageEntity(), structuredClone(row));
 
 /** Files in a set; an upload whose bytes are "bad" is not an image. */
 class FakeFiles {
   stored = new Set<string>();
   counter = 0;
+  /** Runs while a file is being written (what another request may do meanwhile). */
+  whileWriting: (() => Promise<unknown>) | null = null;
   normalize(field: SplashImage, file: UploadedFile): Promise<Buffer> {
     return file.buffer.toString() === 'bad'
       ? Promise.reject(new AppError('validation_failed', `${field} is bad.`, field))
       : Promise.resolve(file.buffer);
   }
-  write(): Promise<string> {
+  async write(): Promise<string> {
+    const meanwhile = this.whileWriting;
+    this.whileWriting = null;
+    await meanwhile?.();
     this.counter += 1;
     const name = `${String(this.counter).padStart(40, '0')}.png`;
     this.stored.add(name);
-    return Promise.resolve(name);
+    return name;
   }
   remove(names: Array<string | null>): Promise<void> {
     for (const n of names) if (n) this.stored.delete(n);
@@ -119,6 +135,7 @@ describe(SplashPagesService.name, () => {
         description: null,
         link_unlock_seconds: 5,
         auto_redirect: false,
+        color: '#2f5bea',
         settings: {
           secondary_button_name: null,
           secondary_button_url: null,
@@ -171,21 +188,58 @@ describe(SplashPagesService.name, () => {
     await service.update(
       ACTOR,
       100,
-      { custom_js: 'new()', ads_footer: '', logo_remove: true },
+      { custom_js: 'new()', ads_footer: '', logo_remove: true, color: '#0a7f3f' },
       { favicon: upload('favicon', 'c') },
     );
     const row = repo.rows[0];
-    expect([row.title, row.settings.custom_js, row.settings.ads_footer, row.logo]).toEqual([
-      'T',
-      'new()',
-      null,
-      null,
-    ]);
+    expect([
+      row.title,
+      row.settings.custom_js,
+      row.settings.ads_footer,
+      row.logo,
+      row.color,
+    ]).toEqual(['T', 'new()', null, null, '#0a7f3f']);
     expect(row.favicon).not.toBe(favicon);
     expect([...files.stored]).toEqual([row.favicon]);
     expect(files.stored.has(logo as string)).toBe(false);
     expect(row.last_datetime).toEqual(NOW);
     expect(emitted).toEqual([[LINK_CHANGED, { linkId: 7, domainId: 0, alias: 'promo' }]]);
+  });
+
+  it('answers 404 to an update of a page deleted while its images are written, keeping no new file and no row', async () => {
+    await service.create(ACTOR, { name: 'Page' }, { logo: upload('logo', 'a') });
+    files.whileWriting = () => service.remove(ACTOR, 100);
+    const update = service.update(
+      ACTOR,
+      100,
+      { title: 'Back' },
+      { favicon: upload('favicon', 'b') },
+    );
+    expect(await rejectionEntries(update)).toEqual(NOT_FOUND);
+    expect(repo.rows).toEqual([]);
+    expect(files.stored.size).toBe(0);
+    expect(emitted).toEqual([]);
+  });
+
+  it('keeps the stored images and removes the new ones when the update fails', async () => {
+    await service.create(ACTOR, { name: 'Page' }, { logo: upload('logo', 'a') });
+    const logo = repo.rows[0].logo;
+    repo.failSave = true;
+    await expect(
+      service.update(ACTOR, 100, { logo_remove: true }, { favicon: upload('favicon', 'b') }),
+    ).rejects.toThrow('disk full');
+    expect([...files.stored]).toEqual([logo]);
+    expect(repo.rows[0].logo).toBe(logo);
+  });
+
+  it('removes the image an overlapping update stored when this one replaces it', async () => {
+    await service.create(ACTOR, { name: 'Page' }, { logo: upload('logo', 'a') });
+    files.whileWriting = () =>
+      service.update(ACTOR, 100, { title: 'Second' }, { logo: upload('logo', 'b') });
+    await service.update(ACTOR, 100, { description: 'First' }, { logo: upload('logo', 'c') });
+    const row = repo.rows[0];
+    expect([row.title, row.description]).toEqual(['Second', 'First']);
+    expect([...files.stored]).toEqual([row.logo]);
   });
 
   it('deletes a page, detaching its links, invalidating them and removing its files', async () => {

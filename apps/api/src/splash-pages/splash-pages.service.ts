@@ -13,6 +13,8 @@ import {
 } from '@app/common';
 import {
   LinkAddress,
+  SPLASH_DEFAULT_COLOR,
+  SplashPageChanges,
   SplashPageEntity,
   SplashPageSettings,
   SplashPagesRepository,
@@ -58,17 +60,21 @@ export class SplashPagesService {
     uploads: UploadedFiles,
   ): Promise<{ id: number }> {
     const settings = applySettings(emptySettings(), dto);
-    const images = await this.storeImages(dto, uploads, null);
+    const images = await this.storeImages(uploads);
     try {
       const id = await this.pages.insert({
         user_id: actor.ownerId,
         name: dto.name,
+        color: dto.color ?? SPLASH_DEFAULT_COLOR,
         title: dto.title || null,
         description: dto.description || null,
         link_unlock_seconds: dto.link_unlock_seconds ?? 5,
         auto_redirect: dto.auto_redirect ?? false,
         settings,
-        ...images.row,
+        logo: null,
+        favicon: null,
+        opengraph: null,
+        ...imageChanges(dto, images.stored),
         datetime: this.clock.now(),
         last_datetime: null,
       });
@@ -79,55 +85,58 @@ export class SplashPagesService {
     }
   }
 
-  /** Every field is updated when sent, custom CSS/JS and ads included (the origin ignored those). */
+  /**
+   * Every field is updated when sent, custom CSS/JS and ads included (the origin ignored those).
+   * The new images are written first (outside the transaction: re-encoding is slow); the row is
+   * then changed by `UPDATE … WHERE id AND user_id` in a transaction that also reads the images it
+   * replaces. A page deleted meanwhile stays deleted (404), and the new files go with it.
+   */
   async update(
     actor: Actor,
     id: number,
     dto: UpdateSplashPageDto,
     uploads: UploadedFiles,
   ): Promise<{ id: number }> {
-    const page = await this.findOwned(actor, id);
-    const before = SPLASH_IMAGE_FIELDS.map((f) => page[f]);
-    const images = await this.storeImages(dto, uploads, page);
-    Object.assign(page, images.row, {
-      name: dto.name ?? page.name,
-      title: dto.title === undefined ? page.title : dto.title || null,
-      description: dto.description === undefined ? page.description : dto.description || null,
-      link_unlock_seconds: dto.link_unlock_seconds ?? page.link_unlock_seconds,
-      auto_redirect: dto.auto_redirect ?? page.auto_redirect,
-      settings: applySettings({ ...page.settings }, dto),
-      last_datetime: this.clock.now(),
-    });
-    try {
-      await this.pages.save(page);
-    } catch (e) {
+    await this.findOwned(actor, id);
+    const images = await this.storeImages(uploads);
+    const newImages = imageChanges(dto, images.stored);
+    const before = await this.pages
+      .updateOwned(actor.ownerId, id, (page) => ({
+        ...fieldChanges(dto),
+        ...newImages,
+        settings: applySettings({ ...page.settings }, dto),
+        last_datetime: this.clock.now(),
+      }))
+      .catch(async (e: unknown) => {
+        await this.files.remove(images.created);
+        throw e;
+      });
+    if (before === null) {
       await this.files.remove(images.created);
-      throw e;
+      throw new NotFoundError('splash_page_not_found', 'splash page');
     }
-    const now = new Set(SPLASH_IMAGE_FIELDS.map((f) => page[f]));
-    await this.files.remove(before.filter((name) => !now.has(name)));
+    await this.files.remove(
+      SPLASH_IMAGE_FIELDS.filter((f) => newImages[f] !== undefined).map((f) => before[f]),
+    );
     this.emitChanged(await this.pages.linksUsing(actor.ownerId, id));
     return { id };
   }
 
   /** The page, its images, and its place on links (they go straight to their destination). */
   async remove(actor: Actor, id: number): Promise<{ id: number }> {
-    const page = await this.findOwned(actor, id);
-    const detached = await this.pages.deleteOwnedDetaching(actor.ownerId, id);
-    if (detached === null) {
+    const deleted = await this.pages.deleteOwnedDetaching(actor.ownerId, id);
+    if (deleted === null) {
       throw new NotFoundError('splash_page_not_found', 'splash page');
     }
-    this.emitChanged(detached);
-    await this.files.remove(SPLASH_IMAGE_FIELDS.map((f) => page[f]));
+    this.emitChanged(deleted.links);
+    await this.files.remove(SPLASH_IMAGE_FIELDS.map((f) => deleted.page[f]));
     return { id };
   }
 
   /** Validates every upload first, then writes; on any failure nothing new stays on disk. */
   private async storeImages(
-    dto: UpdateSplashPageDto,
     uploads: UploadedFiles,
-    current: SplashPageEntity | null,
-  ): Promise<{ row: Images; created: string[] }> {
+  ): Promise<{ stored: Partial<Images>; created: string[] }> {
     const fresh: Partial<Record<SplashImage, Buffer>> = {};
     const problems: AppError[] = [];
     await Promise.all(
@@ -148,25 +157,22 @@ export class SplashPagesService {
         problems.flatMap((p) => p.problems),
       );
     }
-    const row = {} as Images;
+    const stored: Partial<Images> = {};
     const created: string[] = [];
     try {
       for (const field of SPLASH_IMAGE_FIELDS) {
         const image = fresh[field];
         if (image) {
-          row[field] = await this.files.write(image);
-          created.push(row[field]);
-        } else if (dto[`${field}_remove`] === true) {
-          row[field] = null;
-        } else {
-          row[field] = current?.[field] ?? null;
+          const name = await this.files.write(image);
+          stored[field] = name;
+          created.push(name);
         }
       }
     } catch (e) {
       await this.files.remove(created);
       throw e;
     }
-    return { row, created };
+    return { stored, created };
   }
 
   /** The edge caches links with their splash page compiled in: drop every link that shows it. */
@@ -199,6 +205,32 @@ function emptySettings(): SplashPageSettings {
     ads_header: null,
     ads_footer: null,
   };
+}
+
+/** The plain columns that were sent; an empty text clears. */
+function fieldChanges(dto: UpdateSplashPageDto): SplashPageChanges {
+  const changes: SplashPageChanges = {};
+  if (dto.name !== undefined) changes.name = dto.name;
+  if (dto.color !== undefined) changes.color = dto.color;
+  if (dto.title !== undefined) changes.title = dto.title || null;
+  if (dto.description !== undefined) changes.description = dto.description || null;
+  if (dto.link_unlock_seconds !== undefined) changes.link_unlock_seconds = dto.link_unlock_seconds;
+  if (dto.auto_redirect !== undefined) changes.auto_redirect = dto.auto_redirect;
+  return changes;
+}
+
+/** The image columns to write: a new file's name, or null for `<field>_remove=1`. */
+function imageChanges(dto: UpdateSplashPageDto, stored: Partial<Images>): Partial<Images> {
+  const changes: Partial<Images> = {};
+  for (const field of SPLASH_IMAGE_FIELDS) {
+    const name = stored[field];
+    if (name !== undefined) {
+      changes[field] = name;
+    } else if (dto[`${field}_remove`] === true) {
+      changes[field] = null;
+    }
+  }
+  return changes;
 }
 
 /** Sent fields replace stored ones; an empty value clears. */

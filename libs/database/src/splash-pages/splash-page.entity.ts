@@ -4,6 +4,9 @@ import { UserEntity } from '../users/user.entity';
 /** Where splash page images are stored under DATA_DIR and served under APP_URL. */
 export const SPLASH_UPLOADS_PATH = 'uploads/splash-pages';
 
+/** The accent colour of a splash page (its continue button) unless its owner picks another. */
+export const SPLASH_DEFAULT_COLOR = '#2f5bea';
+
 /** What a splash page shows besides its title and description (JSON in `splash_pages.settings`). */
 export interface SplashPageSettings {
   secondary_button_name: string | null;
@@ -30,6 +33,10 @@ export class SplashPageEntity {
 
   @Column({ type: String, length: 64 })
   name!: string;
+
+  /** `#rrggbb`, lowercase. */
+  @Column({ type: String, length: 7, default: SPLASH_DEFAULT_COLOR })
+  color!: string;
 
   @Column({ type: String, length: 256, nullable: true })
   title!: string | null;

@@ -2,6 +2,7 @@ import { SplashPageEntity } from '@app/database';
 import { compileSplash, EdgeSplash, splashPage, splashPolicy } from './splash-page';
 
 const APP = 'https://links.example.com';
+const SANDBOX = 'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms';
 
 function splash(overrides: Partial<EdgeSplash> = {}): EdgeSplash {
   return {
@@ -18,6 +19,7 @@ function splash(overrides: Partial<EdgeSplash> = {}): EdgeSplash {
     adsFooter: null,
     unlockSeconds: 5,
     autoRedirect: false,
+    color: '#2f5bea',
     ...overrides,
   };
 }
@@ -32,6 +34,7 @@ describe(compileSplash.name, () => {
       description: 'Hello',
       link_unlock_seconds: 0,
       auto_redirect: true,
+      color: '#0a7f3f',
       settings: {
         secondary_button_name: 'Shop',
         secondary_button_url: 'https://shop.example.com/',
@@ -55,30 +58,46 @@ describe(compileSplash.name, () => {
         adsFooter: '<b>ad</b>',
         unlockSeconds: 0,
         autoRedirect: true,
+        color: '#0a7f3f',
       }),
     );
+  });
+
+  it('falls back to the default accent colour when the stored one is not #rrggbb', () => {
+    const page = Object.assign(new SplashPageEntity(), {
+      name: 'n',
+      title: null,
+      color: 'red;}body{display:none',
+      settings: {},
+      logo: null,
+      favicon: null,
+      opengraph: null,
+    });
+    expect(compileSplash(page, APP).color).toBe('#2f5bea');
   });
 });
 
 describe(splashPolicy.name, () => {
-  it('runs only the nonce script and loads only its own images on a plain page', () => {
+  it('runs only the nonce script and loads only its own images on a plain page, sandboxed', () => {
     expect(splashPolicy(splash(), 'N0nce', APP)).toBe(
-      `default-src 'none'; script-src 'nonce-N0nce'; style-src 'unsafe-inline'; img-src ${APP} data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; script-src 'nonce-N0nce'; style-src 'unsafe-inline'; img-src ${APP} data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; ${SANDBOX}`,
     );
   });
 
-  it('lets custom CSS load https images and fonts, still without foreign scripts', () => {
+  it('lets custom CSS import https stylesheets and load https images and fonts, still without foreign scripts', () => {
     expect(splashPolicy(splash({ customCss: 'a{}' }), 'N', APP)).toBe(
-      `default-src 'none'; script-src 'nonce-N'; style-src 'unsafe-inline'; img-src ${APP} data: https:; font-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; script-src 'nonce-N'; style-src 'unsafe-inline' https:; img-src ${APP} data: https:; font-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; ${SANDBOX}`,
     );
   });
 
   it.each([{ customJs: 'x()' }, { adsHeader: '<i>' }, { adsFooter: '<i>' }])(
-    'opens inline and https scripts, frames and connections for %o',
+    'opens inline and https scripts, frames and connections for %o, in a sandbox without the service origin',
     (overrides) => {
-      expect(splashPolicy(splash(overrides), 'N', APP)).toBe(
-        `default-src 'none'; script-src 'unsafe-inline' https:; style-src 'unsafe-inline' https:; img-src ${APP} data: https:; font-src https: data:; connect-src https:; frame-src https:; media-src https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      const policy = splashPolicy(splash(overrides), 'N', APP);
+      expect(policy).toBe(
+        `default-src 'none'; script-src 'unsafe-inline' https:; style-src 'unsafe-inline' https:; img-src ${APP} data: https:; font-src https: data:; connect-src https:; frame-src https:; media-src https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; ${SANDBOX}`,
       );
+      expect(policy).not.toContain('allow-same-origin');
     },
   );
 });
@@ -116,6 +135,15 @@ describe(splashPage.name, () => {
     );
     expect(html).toContain('<style>a{}<\\/STYLE><script>1</script></style>');
     expect(html).toContain('<script>a="<\\/script><\\!--"</script>');
+  });
+
+  it('paints the continue button in the page colour, with readable text on a light one', () => {
+    const dark = splashPage(splash({ color: '#0a7f3f' }), 'https://d.example/', APP).html;
+    expect(dark).toContain('<style>.button{background:#0a7f3f;color:#fff}</style>');
+    const light = splashPage(splash({ color: '#ffd60a' }), 'https://d.example/', APP).html;
+    expect(light).toContain('<style>.button{background:#ffd60a;color:#1d2330}</style>');
+    const css = splashPage(splash({ customCss: 'a{}' }), 'https://d.example/', APP).html;
+    expect(css.indexOf('.button{background:#2f5bea')).toBeLessThan(css.indexOf('<style>a{}'));
   });
 
   it('leaves out the countdown line when there is nothing to wait for', () => {

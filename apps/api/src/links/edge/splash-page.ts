@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SplashPageEntity, SPLASH_UPLOADS_PATH } from '@app/database';
+import { SPLASH_DEFAULT_COLOR, SplashPageEntity, SPLASH_UPLOADS_PATH } from '@app/database';
 import { layout, pageHeaders } from './edge-pages';
 import { markup, raw } from './html';
 
@@ -19,7 +19,11 @@ export interface EdgeSplash {
   adsFooter: string | null;
   unlockSeconds: number;
   autoRedirect: boolean;
+  /** `#rrggbb`: the continue button's background. */
+  color: string;
 }
+
+const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 
 export function compileSplash(page: SplashPageEntity, appUrl: string): EdgeSplash {
   const url = (name: string | null): string | null =>
@@ -39,7 +43,27 @@ export function compileSplash(page: SplashPageEntity, appUrl: string): EdgeSplas
     adsFooter: s.ads_footer,
     unlockSeconds: page.link_unlock_seconds,
     autoRedirect: page.auto_redirect,
+    // Validated on the way in; checked again because it is written into a stylesheet.
+    color: HEX_COLOR.test(page.color) ? page.color.toLowerCase() : SPLASH_DEFAULT_COLOR,
   };
+}
+
+const DARK_TEXT = '#1d2330';
+
+/** WCAG relative luminance of a `#rrggbb` colour. */
+function luminance(color: string): number {
+  const channel = (i: number): number => {
+    const c = parseInt(color.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** The buttons in the page colour, with white or dark text, whichever contrasts more. */
+function accentStyle(color: string): string {
+  const l = luminance(color) + 0.05;
+  const text = 1.05 / l >= l / (luminance(DARK_TEXT) + 0.05) ? '#fff' : DARK_TEXT;
+  return `.button{background:${color};color:${text}}`;
 }
 
 /**
@@ -66,11 +90,22 @@ function inElement(code: string, tag: 'style' | 'script'): string {
 }
 
 /**
+ * Every splash page is sandboxed without `allow-same-origin`: it runs with an opaque origin, so
+ * no script on it (its owner's custom JS and ads included) can read the cookies or storage of
+ * APP_URL or make a credentialed same-origin request, where other users' links, password-gated
+ * pages and static sites live. Scripts, popups (which escape the sandbox, for ads), forms and the
+ * page's own navigation (continue button, auto-redirect, meta refresh) still work; a Set-Cookie
+ * on the page's response (the static-site splash cookie) is still stored.
+ */
+const SANDBOX = 'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms';
+
+/**
  * The Content-Security-Policy of a splash page. Without custom JS or ads it runs only our
- * countdown (by nonce) and loads only its own images (plus https images and fonts when custom CSS
- * asks for them). With custom JS or ads, which commonly load third-party scripts, frames and
- * inline snippets without our nonce, it allows inline and https: scripts, frames and connections:
- * the page owner chose to run that code on their own page; every other value stays escaped.
+ * countdown (by nonce) and loads only its own images (plus https stylesheets, images and fonts
+ * when custom CSS asks for them, e.g. `@import` of a web font). With custom JS or ads, which
+ * commonly load third-party scripts, frames and inline snippets without our nonce, it allows
+ * inline and https: scripts, frames and connections: the page owner chose to run that code on
+ * their own page, inside the sandbox; every other value stays escaped.
  */
 export function splashPolicy(splash: EdgeSplash, nonce: string, appOrigin: string): string {
   const thirdParty = Boolean(splash.customJs || splash.adsHeader || splash.adsFooter);
@@ -78,7 +113,7 @@ export function splashPolicy(splash: EdgeSplash, nonce: string, appOrigin: strin
   const directives = [
     "default-src 'none'",
     thirdParty ? "script-src 'unsafe-inline' https:" : `script-src 'nonce-${nonce}'`,
-    thirdParty ? "style-src 'unsafe-inline' https:" : "style-src 'unsafe-inline'",
+    external ? "style-src 'unsafe-inline' https:" : "style-src 'unsafe-inline'",
     `img-src ${appOrigin} data:${external ? ' https:' : ''}`,
     external && 'font-src https: data:',
     thirdParty && 'connect-src https:',
@@ -87,6 +122,7 @@ export function splashPolicy(splash: EdgeSplash, nonce: string, appOrigin: strin
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
+    SANDBOX,
   ];
   return directives.filter(Boolean).join('; ');
 }
@@ -113,6 +149,7 @@ ${s.opengraphUrl && markup`<meta property="og:image" content="${s.opengraphUrl}"
 ${s.opengraphUrl && markup`<meta name="twitter:card" content="summary_large_image">`}
 ${s.faviconUrl && markup`<link rel="icon" href="${s.faviconUrl}">`}
 ${s.autoRedirect && markup`<noscript><meta http-equiv="refresh" content="${refresh}"></noscript>`}
+<style>${accentStyle(s.color)}</style>
 ${s.customCss && markup`<style>${raw(inElement(s.customCss, 'style'))}</style>`}`;
   const secondary =
     s.secondaryButtonUrl &&

@@ -1,9 +1,31 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IntRange, IsFormBoolean, IsHttpUrl, OptionalText, Required, Trim } from '@app/common';
+import {
+  IntRange,
+  IsFormBoolean,
+  IsHexColor,
+  IsHttpUrl,
+  isHttpUrl,
+  OptionalText,
+  Required,
+  Trim,
+} from '@app/common';
+import { SPLASH_DEFAULT_COLOR } from '@app/database';
+import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 /** Bounds of the origin (66biolinks) web forms; the API of the origin enforced fewer. */
 export const SPLASH_TEXT_MAX = 10_000;
+
+const IMAGE = 'PNG, JPEG, WebP, GIF or SVG (checked by content), at most 2 MB; stored as PNG';
+
+/**
+ * An http(s) URL as a browser resolves it (`https:evil.com` is `https://evil.com/`, which is what
+ * it opens from our page), so that the stored and shown value is the one visitors get; the length
+ * limit applies to that form.
+ */
+function toResolvedUrl({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' && isHttpUrl(value.trim()) ? new URL(value.trim()).href : value;
+}
 
 export class CreateSplashPageDto {
   @ApiProperty({ maxLength: 64, example: 'Spring campaign' })
@@ -12,6 +34,16 @@ export class CreateSplashPageDto {
   @IsString()
   @MaxLength(64)
   name!: string;
+
+  @ApiPropertyOptional({
+    example: '#0a7f3f',
+    default: SPLASH_DEFAULT_COLOR,
+    pattern: '^#[0-9a-fA-F]{6}$',
+    description: 'Accent colour of the page (its continue button), stored lowercase',
+  })
+  @IsOptional()
+  @IsHexColor()
+  color?: string;
 
   @OptionalText(256)
   title?: string;
@@ -22,10 +54,14 @@ export class CreateSplashPageDto {
   @OptionalText(256)
   secondary_button_name?: string;
 
-  @ApiPropertyOptional({ maxLength: 1024, description: 'http(s) URL; empty = none' })
+  @ApiPropertyOptional({
+    maxLength: 1024,
+    description: 'http(s) URL, stored as a browser resolves it; empty = none',
+  })
   @IsOptional()
   @ValidateIf((o: CreateSplashPageDto) => o.secondary_button_url !== '')
   @IsHttpUrl(1024)
+  @Transform(toResolvedUrl)
   secondary_button_url?: string;
 
   @OptionalText(SPLASH_TEXT_MAX)
@@ -50,15 +86,34 @@ export class CreateSplashPageDto {
   @IsFormBoolean()
   auto_redirect?: boolean;
 
+  /** Documents the file part; the file itself reaches the service through @Uploaded(). */
+  @ApiPropertyOptional({ type: 'string', format: 'binary', description: `Logo: ${IMAGE}` })
+  @IsOptional()
+  logo?: unknown;
+
   @ApiPropertyOptional({ type: 'boolean', description: '0 or 1: delete the stored logo' })
   @IsOptional()
   @IsFormBoolean()
   logo_remove?: boolean;
 
+  /** Documents the file part; the file itself reaches the service through @Uploaded(). */
+  @ApiPropertyOptional({ type: 'string', format: 'binary', description: `Favicon: ${IMAGE}` })
+  @IsOptional()
+  favicon?: unknown;
+
   @ApiPropertyOptional({ type: 'boolean', description: '0 or 1: delete the stored favicon' })
   @IsOptional()
   @IsFormBoolean()
   favicon_remove?: boolean;
+
+  /** Documents the file part; the file itself reaches the service through @Uploaded(). */
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description: `OpenGraph (link preview) image: ${IMAGE}`,
+  })
+  @IsOptional()
+  opengraph?: unknown;
 
   @ApiPropertyOptional({ type: 'boolean', description: '0 or 1: delete the stored image' })
   @IsOptional()
