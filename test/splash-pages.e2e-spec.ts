@@ -578,8 +578,29 @@ describe('Splash pages', () => {
     );
   });
 
-  it('stores the secondary button URL as a browser resolves it, not as typed', async () => {
-    const id = await create({ name: 'Normalised', secondary_button_url: 'https:evil.example' });
+  it('refuses a URL a browser would read relative to the page, and stores the others as it resolves them', async () => {
+    for (const url of ['https:evil.example', 'https:/evil.example']) {
+      const res = await t.http
+        .post('/v1/splash-pages')
+        .set('Authorization', owner.auth)
+        .send({ name: 'Relative', secondary_button_url: url });
+      expect([url, res.status, res.body]).toEqual([
+        url,
+        400,
+        {
+          errors: [
+            {
+              status: 400,
+              title:
+                'secondary_button_url must be an http:// or https:// URL with a host, at most 1024 characters.',
+              field: 'secondary_button_url',
+              code: 'validation_failed',
+            },
+          ],
+        },
+      ]);
+    }
+    const id = await create({ name: 'Normalised', secondary_button_url: 'https://evil.example' });
     const settings = async () =>
       ((await get(id)).body as { data: { settings: { secondary_button_url: string } } }).data
         .settings.secondary_button_url;

@@ -94,7 +94,7 @@ export class LinksController {
   @Uploads(SITE_UPLOAD, 'disk')
   @ApiForm()
   @ApiIdResponse()
-  @ApiErrors(400, 404, 413)
+  @ApiErrors(400, 404, 409, 413)
   update(
     @CurrentActor() actor: Actor,
     @IdParam('link_not_found', 'link') id: number,

@@ -55,6 +55,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Missing, unknown, expired or revoked API key.',
   403: 'Refused in team context (X-Team-Id): the membership lacks the access flag this operation needs, or the operation is never done through a team.',
   404: 'Not found, or owned by someone else.',
+  409: 'The resource kept changing under concurrent requests while this one was applied; send it again.',
   413: 'Upload or body too large.',
   429: 'Rate limit reached; see Retry-After.',
 };

@@ -4,6 +4,7 @@ import {
   IntRange,
   IsFormBoolean,
   IsHexColor,
+  isHttpUrl,
   OptionalText,
   OptionalTextList,
   Required,
@@ -124,6 +125,34 @@ describe(IsHexColor.name, () => {
     expect(await entriesOf(ColorDto, { color })).toEqual([
       problem('color', 'color must be a colour as #rrggbb.'),
     ]);
+  });
+});
+
+describe(isHttpUrl.name, () => {
+  it('takes absolute http(s) URLs with a host, and only in their full form', () => {
+    for (const good of [
+      'https://example.com',
+      'http://example.com:8080/a?b=c#d',
+      'HTTPS://Example.com/x',
+      'https://xn--caf-dma.example/',
+      ' https://example.com/ ',
+    ]) {
+      expect([good, isHttpUrl(good)]).toEqual([good, true]);
+    }
+    for (const bad of [
+      'https:example.com', // a browser resolves these against the page's own host
+      'https:/example.com',
+      'http:example.com/path',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'ftp://example.com/',
+      '//example.com/',
+      '/relative',
+      'https://',
+      'example.com',
+    ]) {
+      expect([bad, isHttpUrl(bad)]).toEqual([bad, false]);
+    }
   });
 });
 

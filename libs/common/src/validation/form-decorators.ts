@@ -85,6 +85,11 @@ export function IsHttpUrl(maxLength = 2048): Decorator {
 }
 
 export function isHttpUrl(value: string): boolean {
+  // `https:host` and `https:/host` parse as https://host/ on their own, but a browser reads them
+  // relative to the page they are on (a path on our own host): only the full form is a URL here.
+  if (!/^https?:[/\\]{2}/i.test(value.trim())) {
+    return false;
+  }
   let url: URL;
   try {
     url = new URL(value);
