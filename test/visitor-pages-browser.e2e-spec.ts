@@ -137,6 +137,8 @@ describe('Visitor pages in Chromium', () => {
       url: 'b-countdown',
       splash_page_id: id,
     });
+    // The page's clock is Chromium's fake one: the countdown moves only when the test says so.
+    await page.clock.install();
     await page.goto(`${base}/b-countdown`);
     const button = page.locator('#continue');
     expect(await button.getAttribute('aria-disabled')).toBe('true');
@@ -153,6 +155,10 @@ describe('Visitor pages in Chromium', () => {
     await shot('splash-countdown-mobile.png');
     await page.setViewportSize({ width: 900, height: 700 });
 
+    await page.clock.runFor(1000);
+    expect(await page.locator('#countdown').textContent()).toBe('You can continue in 1 second');
+    expect(await button.getAttribute('aria-disabled')).toBe('true');
+    await page.clock.runFor(1000);
     await page.waitForSelector('#continue:not([aria-disabled])', { timeout: 5000 });
     expect(await button.getAttribute('href')).toBe(`${dest}/countdown`);
     await shot('splash-unlocked.png');
@@ -172,9 +178,12 @@ describe('Visitor pages in Chromium', () => {
       auto_redirect: '1',
     });
     const linkId = await link({ location_url: `${dest}/auto`, url: 'b-auto', splash_page_id: id });
+    await page.clock.install();
     await page.goto(`${base}/b-auto`);
     expect(await page.locator('#countdown').textContent()).toBe('Redirecting in 1 second');
     await shot('splash-auto-redirect.png');
+    expect(page.url()).toBe(`${base}/b-auto`);
+    await page.clock.runFor(1000);
     await page.waitForURL(`${dest}/auto`, { timeout: 5000 });
     expect(await page.locator('h1').textContent()).toBe('Destination /auto');
     expect(await clicksOf(linkId)).toBe(1);

@@ -93,7 +93,7 @@ describe(VisitRecorder.name, () => {
 
   it('keeps the rest when the database goes down while writing one at a time', async () => {
     let writes = 0;
-    const { recorder, stored } = setup((rows) => {
+    const { recorder, stored } = setup(() => {
       writes += 1;
       if (writes === 1) return pgError('23505'); // the batch: a data error
       if (writes === 2) return null; // link 1 alone: written
