@@ -116,6 +116,16 @@ describe('Visitor pages in Chromium', () => {
 
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, name), fullPage: true });
 
+  /**
+   * The page's clock becomes Chromium's fake one, standing still: countdowns move only when the
+   * test runs it forward (install alone lets time flow as usual).
+   */
+  async function stopClock(): Promise<void> {
+    const start = Date.UTC(2026, 0, 1);
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 60_000);
+  }
+
   it('counts down, unlocks the continue button, and it takes the visitor to the destination once', async () => {
     const id = await splash(
       {
@@ -137,8 +147,7 @@ describe('Visitor pages in Chromium', () => {
       url: 'b-countdown',
       splash_page_id: id,
     });
-    // The page's clock is Chromium's fake one: the countdown moves only when the test says so.
-    await page.clock.install();
+    await stopClock();
     await page.goto(`${base}/b-countdown`);
     const button = page.locator('#continue');
     expect(await button.getAttribute('aria-disabled')).toBe('true');
@@ -178,7 +187,7 @@ describe('Visitor pages in Chromium', () => {
       auto_redirect: '1',
     });
     const linkId = await link({ location_url: `${dest}/auto`, url: 'b-auto', splash_page_id: id });
-    await page.clock.install();
+    await stopClock();
     await page.goto(`${base}/b-auto`);
     expect(await page.locator('#countdown').textContent()).toBe('Redirecting in 1 second');
     await shot('splash-auto-redirect.png');
