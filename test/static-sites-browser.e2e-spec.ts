@@ -44,6 +44,35 @@ try { cookie = 'cookies readable: ' + document.cookie; } catch (e) { cookie = 'c
 document.getElementById('script-result').textContent = 'script ran; ' + cookie;
 `;
 
+/** What a rendered demo site shows: its stylesheet applied, its image loaded, its script run. */
+function siteReport(page: Page) {
+  return page.evaluate(() => {
+    const img = document.getElementById('banner') as HTMLImageElement;
+    const title = document.getElementById('title') as HTMLElement;
+    return {
+      title: document.title,
+      h1Color: getComputedStyle(title).color,
+      h1Size: getComputedStyle(title).fontSize,
+      background: getComputedStyle(document.body).backgroundColor,
+      imageWidth: img.naturalWidth,
+      imageHeight: img.naturalHeight,
+      script: document.getElementById('script-result')?.textContent,
+      origin: window.origin,
+    };
+  });
+}
+
+const RENDERED_SITE = {
+  title: 'Spring sale',
+  h1Color: 'rgb(12, 34, 56)',
+  h1Size: '40px',
+  background: 'rgb(240, 248, 255)',
+  imageWidth: 320,
+  imageHeight: 120,
+  script: 'script ran; cookies blocked',
+  origin: 'null',
+};
+
 describe('Static sites in Chromium', () => {
   let t: TestApp;
   let user: TestUser;
@@ -95,29 +124,7 @@ describe('Static sites in Chromium', () => {
     const response = await page.goto(`${origin}/spring-sale`, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
     expect(page.url()).toBe(`${origin}/spring-sale/`);
-    const report = await page.evaluate(() => {
-      const img = document.getElementById('banner') as HTMLImageElement;
-      return {
-        title: document.title,
-        h1Color: getComputedStyle(document.getElementById('title') as HTMLElement).color,
-        h1Size: getComputedStyle(document.getElementById('title') as HTMLElement).fontSize,
-        background: getComputedStyle(document.body).backgroundColor,
-        imageWidth: img.naturalWidth,
-        imageHeight: img.naturalHeight,
-        script: document.getElementById('script-result')?.textContent,
-        origin: window.origin,
-      };
-    });
-    expect(report).toEqual({
-      title: 'Spring sale',
-      h1Color: 'rgb(12, 34, 56)',
-      h1Size: '40px',
-      background: 'rgb(240, 248, 255)',
-      imageWidth: 320,
-      imageHeight: 120,
-      script: 'script ran; cookies blocked',
-      origin: 'null',
-    });
+    expect(await siteReport(page)).toEqual(RENDERED_SITE);
     const file = join(ARTIFACTS, 'spring-sale.png');
     await page.screenshot({ path: file, fullPage: true });
     expect(statSync(file).size).toBeGreaterThan(5000);
@@ -189,25 +196,7 @@ describe('Static sites in Chromium', () => {
       const file = join(ARTIFACTS, screenshot);
       await gated.screenshot({ path: file, fullPage: true });
       expect(statSync(file).size).toBeGreaterThan(5000);
-      const report = await gated.evaluate(() => {
-        const img = document.getElementById('banner') as HTMLImageElement;
-        return {
-          title: document.title,
-          h1Color: getComputedStyle(document.getElementById('title') as HTMLElement).color,
-          background: getComputedStyle(document.body).backgroundColor,
-          imageWidth: img.naturalWidth,
-          script: document.getElementById('script-result')?.textContent,
-          origin: window.origin,
-        };
-      });
-      expect(report).toEqual({
-        title: 'Spring sale',
-        h1Color: 'rgb(12, 34, 56)',
-        background: 'rgb(240, 248, 255)',
-        imageWidth: 320,
-        script: 'script ran; cookies blocked',
-        origin: 'null',
-      });
+      expect(await siteReport(gated)).toEqual(RENDERED_SITE);
     }
 
     it('renders a password-protected site with its assets once the password is typed in', async () => {
