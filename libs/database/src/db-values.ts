@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import type { FilterValue } from '@app/common';
 
@@ -23,4 +24,16 @@ export function toDbValue(
     return value ? 1 : 0;
   }
   return value;
+}
+
+/**
+ * The better-sqlite3 connection under a TypeORM data source (its one connection), for prepared
+ * statements and synchronous transactions; null on PostgreSQL.
+ */
+export function sqliteConnection(dataSource: DataSource): BetterSqlite3.Database | null {
+  if (dataSource.options.type !== 'better-sqlite3') {
+    return null;
+  }
+  return (dataSource.driver as unknown as { databaseConnection: BetterSqlite3.Database })
+    .databaseConnection;
 }

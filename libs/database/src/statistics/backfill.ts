@@ -1,6 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { QueryRunner } from 'typeorm';
-import { fromDbDateTime } from '../db-values';
+import { fromDbDateTime, sqliteConnection } from '../db-values';
 import type { VisitEntity } from '../visits/visit.entity';
 import { LinkOwner, rollUp } from './rollups';
 import { sqliteRollupWriter, writeRollupsPostgres } from './rollup-writer';
@@ -22,12 +21,8 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
   }
   // The live flush's writers, in the migration's transaction: SQLite's prepared statements on the
   // same connection, PostgreSQL's one statement per table.
-  const sqlite = postgres
-    ? null
-    : sqliteRollupWriter(
-        (q.connection.driver as unknown as { databaseConnection: BetterSqlite3.Database })
-          .databaseConnection,
-      );
+  const connection = sqliteConnection(q.connection);
+  const sqlite = connection === null ? null : sqliteRollupWriter(connection);
   let after = 0;
   for (;;) {
     const rows = (await q.query(

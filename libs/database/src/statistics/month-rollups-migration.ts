@@ -6,21 +6,6 @@ export const MONTH_TABLES = [
   { months: 'stats_user_dimension_months', days: 'stats_user_dimensions', scope: 'user_id' },
 ] as const;
 
-/** Whether a table exists, on SQLite or PostgreSQL (in the connection's search path). */
-export async function tableExists(
-  q: QueryRunner,
-  postgres: boolean,
-  name: string,
-): Promise<boolean> {
-  const rows = (await q.query(
-    postgres
-      ? `SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1`
-      : `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`,
-    [name],
-  )) as unknown[];
-  return rows.length > 0;
-}
-
 /**
  * Fills a month table from its day table: the month of a day (days since 1970-01-01) counted in
  * months since January 1970, as monthOfDay() does for the live writer.

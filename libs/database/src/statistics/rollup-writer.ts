@@ -25,6 +25,12 @@ const DIMENSION_TABLES = {
   userMonth: { name: 'stats_user_dimension_months', scope: 'user_id', period: 'month' },
 } as const satisfies Record<string, DimensionTable>;
 
+/** Each account-wide dimension table with the per-link table it is the sum of. */
+const ACCOUNT_DIMENSION_TABLES = [
+  [DIMENSION_TABLES.user, DIMENSION_TABLES.link],
+  [DIMENSION_TABLES.userMonth, DIMENSION_TABLES.linkMonth],
+] as const;
+
 /** The roll-up rows of each dimension table. */
 const DIMENSION_ROWS = [
   [DIMENSION_TABLES.link, (r: Rollups) => r.linkDimensions],
@@ -156,10 +162,7 @@ async function lockUserRows(
     ORDER BY "bucket" FOR UPDATE`,
     parameters,
   );
-  for (const [user, link] of [
-    [DIMENSION_TABLES.user, DIMENSION_TABLES.link],
-    [DIMENSION_TABLES.userMonth, DIMENSION_TABLES.linkMonth],
-  ] as const) {
+  for (const [user, link] of ACCOUNT_DIMENSION_TABLES) {
     const key = dimensionKey(user)
       .map((c) => `"${c}"`)
       .join(', ');
@@ -215,10 +218,7 @@ async function subtractChunk(
     WHERE "stats_user_quarters"."user_id" = ${userParameter} AND "stats_user_quarters"."bucket" = q."bucket"`,
     parameters,
   );
-  for (const [user, link] of [
-    [DIMENSION_TABLES.user, DIMENSION_TABLES.link],
-    [DIMENSION_TABLES.userMonth, DIMENSION_TABLES.linkMonth],
-  ] as const) {
+  for (const [user, link] of ACCOUNT_DIMENSION_TABLES) {
     const columns = dimensionKey(user);
     const key = columns.map((c) => `"${c}"`).join(', ');
     const match = columns.map((c) => `"${user.name}"."${c}" = d."${c}"`).join(' AND ');

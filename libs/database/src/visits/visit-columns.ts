@@ -3,26 +3,6 @@ import type { VisitEntity } from './visit.entity';
 /** A visit as the recorder hands it to the writer. */
 export type NewVisit = Omit<VisitEntity, 'id' | 'link'>;
 
-/** The columns the visit writer fills, in its order. */
-export const VISIT_COLUMNS = [
-  'link_id',
-  'datetime',
-  'referrer_host',
-  'referrer_path',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'continent_code',
-  'country_code',
-  'city_name',
-  'os_name',
-  'browser_name',
-  'device_type',
-  'browser_language',
-  'is_unique',
-  'visitor_hash',
-] as const satisfies ReadonlyArray<keyof NewVisit>;
-
 /** The columns that describe the visit (what statistics break pageviews down by). */
 export const VISIT_DIMENSION_COLUMNS = [
   'referrer_host',
@@ -37,7 +17,16 @@ export const VISIT_DIMENSION_COLUMNS = [
   'browser_name',
   'device_type',
   'browser_language',
-] as const satisfies ReadonlyArray<(typeof VISIT_COLUMNS)[number]>;
+] as const satisfies ReadonlyArray<keyof NewVisit>;
+
+/** The columns the visit writer fills, in its order. */
+export const VISIT_COLUMNS = [
+  'link_id',
+  'datetime',
+  ...VISIT_DIMENSION_COLUMNS,
+  'is_unique',
+  'visitor_hash',
+] as const satisfies ReadonlyArray<keyof NewVisit>;
 
 /** The PostgreSQL array type of each column, for INSERT … SELECT FROM unnest(). */
 export const POSTGRES_ARRAY_TYPES: Record<(typeof VISIT_COLUMNS)[number], string> = {

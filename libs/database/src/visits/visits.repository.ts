@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EntityManager, Repository } from 'typeorm';
-import { toDbDateTime } from '../db-values';
+import { sqliteConnection, toDbDateTime } from '../db-values';
 import { LinkOwner, rollUp } from '../statistics/rollups';
 import { sqliteRollupWriter, writeRollupsPostgres } from '../statistics/rollup-writer';
 import { VisitEntity } from './visit.entity';
@@ -85,13 +85,10 @@ export class VisitsRepository {
   }
 
   private sqliteStatements(): SqliteStatements | null {
-    if (this.sqlite || this.repo.manager.connection.options.type !== 'better-sqlite3') {
+    const db = this.sqlite ? null : sqliteConnection(this.repo.manager.connection);
+    if (db === null) {
       return this.sqlite;
     }
-    const driver = this.repo.manager.connection.driver as unknown as {
-      databaseConnection: BetterSqlite3.Database;
-    };
-    const db = driver.databaseConnection;
     const insert = db.prepare(
       `INSERT INTO "visits" (${COLUMN_LIST}) VALUES (${VISIT_COLUMNS.map(() => '?').join(', ')})`,
     );

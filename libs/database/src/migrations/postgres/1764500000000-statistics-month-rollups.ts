@@ -1,9 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import {
-  fillMonthsFromDays,
-  MONTH_TABLES,
-  tableExists,
-} from '../../statistics/month-rollups-migration';
+import { fillMonthsFromDays, MONTH_TABLES } from '../../statistics/month-rollups-migration';
 
 /**
  * Breakdown roll-ups per month, summed from the day tables. A database migrated while migration
@@ -15,7 +11,7 @@ export class StatisticsMonthRollups1764500000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     const [link, user] = MONTH_TABLES;
-    if (!(await tableExists(q, true, link.months))) {
+    if (!(await q.hasTable(link.months))) {
       await q.query(
         `CREATE TABLE "stats_link_dimension_months" ("link_id" integer NOT NULL, "dimension" character varying(16) NOT NULL, "month" integer NOT NULL, "value1" character varying(253) NOT NULL, "value2" character varying(512) NOT NULL, "value3" character varying(128) NOT NULL, "pageviews" integer NOT NULL, CONSTRAINT "PK_46a4545692aa0c0c5a47b53429c" PRIMARY KEY ("link_id", "dimension", "month", "value1", "value2", "value3"))`,
       );
@@ -24,7 +20,7 @@ export class StatisticsMonthRollups1764500000000 implements MigrationInterface {
       );
       await fillMonthsFromDays(q, true, link);
     }
-    if (!(await tableExists(q, true, user.months))) {
+    if (!(await q.hasTable(user.months))) {
       await q.query(
         `CREATE TABLE "stats_user_dimension_months" ("user_id" integer NOT NULL, "dimension" character varying(16) NOT NULL, "month" integer NOT NULL, "value1" character varying(253) NOT NULL, "value2" character varying(512) NOT NULL, "value3" character varying(128) NOT NULL, "pageviews" integer NOT NULL, CONSTRAINT "PK_358b6b19eb4d4a12152af4fb460" PRIMARY KEY ("user_id", "dimension", "month", "value1", "value2", "value3"))`,
       );
