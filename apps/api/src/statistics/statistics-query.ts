@@ -1,12 +1,13 @@
 import {
   AppError,
+  isValidTimeZone,
   localDayNumber,
   parseDay,
+  parseId,
   parseListQuery,
   type Problem,
   usableTimeZone,
 } from '@app/common';
-import { isValidTimeZone } from '@app/common';
 import type { StatisticsQuery } from './dto/statistics.query';
 import {
   COMPANIONS,
@@ -33,9 +34,6 @@ export interface ParsedStatisticsQuery {
   page: number;
   resultsPerPage: number;
 }
-
-const ID = /^[1-9]\d{0,9}$/;
-const MAX_ID = 2147483647;
 
 /** The period of an overview when the request names none. */
 export function defaultGranularity(days: number): Granularity {
@@ -149,11 +147,11 @@ export function parseStatisticsQuery(
     if (raw === undefined) {
       return null;
     }
-    if (!ID.test(raw) || Number(raw) > MAX_ID) {
+    const id = parseId(raw);
+    if (id === null) {
       problems.push({ field: name, title: `${name} must be a positive whole number.` });
-      return null;
     }
-    return Number(raw);
+    return id;
   };
   const linkId = id('link_id');
   const projectId = id('project_id');

@@ -4,6 +4,11 @@ import { ErrorCode, NotFoundError } from '../errors';
 
 const MAX_ID = 2147483647;
 
+/** An id as written in a path or query (1 to 2147483647, no sign or leading zero); else null. */
+export function parseId(value: string): number | null {
+  return /^[1-9]\d{0,9}$/.test(value) && Number(value) <= MAX_ID ? Number(value) : null;
+}
+
 /** Parses a path id. Anything that cannot be an id answers like a missing resource: 404. */
 class IdPipe implements PipeTransform<string, number> {
   constructor(
@@ -12,8 +17,8 @@ class IdPipe implements PipeTransform<string, number> {
   ) {}
 
   transform(value: string): number {
-    const id = Number(value);
-    if (!/^[1-9]\d{0,9}$/.test(value) || id > MAX_ID) {
+    const id = parseId(value);
+    if (id === null) {
       throw new NotFoundError(this.code, this.what);
     }
     return id;
