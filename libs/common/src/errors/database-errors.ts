@@ -65,3 +65,17 @@ function uniqueField(message: string, detail: string): string | undefined {
   const pg = /Key \(([^)]+)\)=/.exec(detail)?.[1];
   return pg?.split(',').pop()?.trim().replace(/"/g, '');
 }
+
+/**
+ * Whether a failed write is the data's fault (it would fail again the same way), not the
+ * database's: SQLSTATE classes 21 (cardinality), 22 (data) and 23 (integrity) on PostgreSQL, and
+ * SQLite's constraint, type and size errors.
+ */
+export function isDataError(error: unknown): boolean {
+  const own = (error as { code?: unknown } | null)?.code;
+  const driver = (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  const code = typeof driver === 'string' ? driver : typeof own === 'string' ? own : '';
+  return (
+    /^2[123][0-9A-Z]{3}$/.test(code) || /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code)
+  );
+}

@@ -1,6 +1,6 @@
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { NewVisit, VisitsRepository } from '@app/database';
-import { isDataError, type RawVisit, VisitRecorder, visitText } from './visit-recorder.service';
+import { type RawVisit, VisitRecorder, visitText } from './visit-recorder.service';
 import type { VisitorInfo } from './visitor-info';
 
 /** A PostgreSQL error as TypeORM raises it (QueryFailedError carries the driver's error). */
@@ -118,20 +118,5 @@ describe(visitText.name, () => {
     expect(visitText(`${'a'.repeat(127)}\u{1F300}`, 128)).toBe('a'.repeat(127));
     expect(visitText(`${'a'.repeat(126)}\u{1F300}`, 128)).toBe(`${'a'.repeat(126)}\u{1F300}`);
     expect(visitText('x\ud800y\udc00', 128)).toBe('x\ufffdy\ufffd');
-  });
-});
-
-describe(isDataError.name, () => {
-  it('tells data errors from database faults', () => {
-    expect(isDataError(pgError('22021'))).toBe(true);
-    expect(isDataError(pgError('23503'))).toBe(true);
-    expect(isDataError(pgError('21000'))).toBe(true);
-    expect(isDataError(pgError('57P01'))).toBe(false);
-    expect(isDataError(pgError('08006'))).toBe(false);
-    expect(isDataError(Object.assign(new Error('x'), { code: 'SQLITE_CONSTRAINT_CHECK' }))).toBe(
-      true,
-    );
-    expect(isDataError(Object.assign(new Error('x'), { code: 'SQLITE_BUSY' }))).toBe(false);
-    expect(isDataError(new Error('connect ECONNREFUSED'))).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
+import { isDataError } from '@app/common';
 import { countByLink, NewVisit, VisitsRepository } from '@app/database';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
@@ -336,20 +337,6 @@ export function visitText(value: string | null | undefined, max: number): string
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
- * Whether a failed write is the data's fault (it would fail again the same way), not the
- * database's: SQLSTATE classes 21 (cardinality), 22 (data) and 23 (integrity) on PostgreSQL, and
- * SQLite's constraint, type and size errors.
- */
-export function isDataError(error: unknown): boolean {
-  const own = (error as { code?: unknown } | null)?.code;
-  const driver = (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
-  const code = typeof driver === 'string' ? driver : typeof own === 'string' ? own : '';
-  return (
-    /^2[123][0-9A-Z]{3}$/.test(code) || /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code)
-  );
-}
 
 function parseUtm(query: string | null): {
   source: string | null;
