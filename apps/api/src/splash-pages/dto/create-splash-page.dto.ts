@@ -19,9 +19,9 @@ export const SPLASH_TEXT_MAX = 10_000;
 const IMAGE = 'PNG, JPEG, WebP, GIF or SVG (checked by content), at most 2 MB; stored as PNG';
 
 /**
- * An http(s) URL as a browser resolves it (`https:evil.com` is `https://evil.com/`, which is what
- * it opens from our page), so that the stored and shown value is the one visitors get; the length
- * limit applies to that form.
+ * An http(s) URL as a browser resolves it (`HTTPS://Shop.Example:443/a/../b` is
+ * `https://shop.example/b`), so that the stored and shown value is the one visitors get; the
+ * length limit applies to that form.
  */
 function toResolvedUrl({ value }: { value: unknown }): unknown {
   return typeof value === 'string' && isHttpUrl(value.trim()) ? new URL(value.trim()).href : value;
