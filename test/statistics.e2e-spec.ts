@@ -602,19 +602,27 @@ describe('Statistics', () => {
           })),
         );
       // Like the recorder: a batch that meets a link deleted meanwhile fails as data, and its
-      // visits are written again without that link.
+      // visits are written again without the links deleted by then (the other delete of the round
+      // may still land in between, hence a few tries).
       const write = async (rows: NewVisit[]): Promise<void> => {
-        try {
-          await visits.recordBatch(rows);
-        } catch {
-          const alive = new Set(
-            (
-              await t.dataSource.query<Array<{ id: number }>>(
-                `SELECT "id" FROM "links" WHERE "user_id" = ${Number(user.id)}`,
-              )
-            ).map((r) => Number(r.id)),
-          );
-          await visits.recordBatch(rows.filter((r) => alive.has(r.link_id)));
+        let left = rows;
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await visits.recordBatch(left);
+            return;
+          } catch (error) {
+            if (attempt === 5) {
+              throw error;
+            }
+            const alive = new Set(
+              (
+                await t.dataSource.query<Array<{ id: number }>>(
+                  `SELECT "id" FROM "links" WHERE "user_id" = ${Number(user.id)}`,
+                )
+              ).map((r) => Number(r.id)),
+            );
+            left = left.filter((r) => alive.has(r.link_id));
+          }
         }
       };
       let alive = [...ids];
