@@ -1,5 +1,5 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
-import { IntRange, IsFormBoolean } from '@app/common';
+import { IntRange, IsFormBoolean, JSON_BODY_LIMITS } from '@app/common';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 
@@ -106,6 +106,67 @@ describe('Request bodies', () => {
     expect(res.body).toEqual({
       errors: [{ status: 400, title, field, code: 'validation_failed' }],
     });
+  });
+
+  it('reads JSON null as an empty form value: refused where a value is needed', async () => {
+    const res = await t.http
+      .post('/v1/probe')
+      .set('Authorization', user.auth)
+      .send({ ...expected, size: null, tags: [null, 'b'] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title: 'size must be a whole number from 1 to 100.',
+          field: 'size',
+          code: 'validation_failed',
+        },
+      ],
+    });
+  });
+
+  it('refuses a lone surrogate anywhere in a JSON body, naming the field', async () => {
+    const res = await t.http
+      .post('/v1/probe')
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"flag":1,"size":1,"tags":["ok"],"group":{"read":"\\ud800x"}}');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title: 'group[read] is not well-formed Unicode text (it has a lone surrogate).',
+          field: 'group[read]',
+          code: 'validation_failed',
+        },
+      ],
+    });
+  });
+
+  it.each([
+    [
+      'a flat object of 80,000 keys',
+      () =>
+        JSON.stringify(
+          Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [i.toString(36), 1])),
+        ),
+      `The request body has more than ${JSON_BODY_LIMITS.maxKeys} fields.`,
+    ],
+    [
+      'an array nested 5,000 deep',
+      () => `${'['.repeat(5000)}1${']'.repeat(5000)}`,
+      `The request body nests deeper than ${JSON_BODY_LIMITS.maxDepth} levels.`,
+    ],
+  ])('refuses %s with a 413 before any transformation', async (_name, body, title) => {
+    const res = await t.http
+      .post('/v1/probe')
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/json')
+      .send(body());
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ errors: [{ status: 413, title, code: 'payload_too_large' }] });
   });
 
   it('authenticates before reading a multipart body', async () => {

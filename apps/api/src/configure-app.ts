@@ -2,7 +2,7 @@ import { RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { apiResponseHeaders, bodyParserErrors } from '@app/common';
+import { apiResponseHeaders, bodyParserErrors, jsonBodyLimits } from '@app/common';
 import { AppConfig } from '@app/config';
 import { findAssetsDir } from '@app/signatures';
 import { join } from 'node:path';
@@ -37,6 +37,7 @@ export async function createApp(
   app.use(`/${API_PREFIX}`, apiResponseHeaders);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: true, parameterLimit: 1000 });
+  app.use(jsonBodyLimits);
   app.use(bodyParserErrors);
   // Social icons of email signatures; immutable content, so caches may keep them.
   app.useStaticAssets(findAssetsDir(), {

@@ -7,3 +7,4 @@ export * from './request-id';
 export * from './client-ip';
 export * from './uploads.decorator';
 export * from './reject-nul.interceptor';
+export * from './json-body';
