@@ -1,12 +1,59 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { AppError, Problem } from '../errors';
+
+/**
+ * Drops the fields a DTO does not declare before class-transformer sees the body, instead of
+ * after (where `whitelist` drops them): class-transformer walks every key of every nested value
+ * and de-duplicates each object's keys with indexOf, so undeclared fields full of objects cost
+ * CPU for nothing. What is kept, and so the result, is the same as whitelist's.
+ */
+class DeclaredFieldsValidationPipe extends ValidationPipe {
+  private readonly declared = new WeakMap<object, ReadonlySet<string>>();
+
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const fields = metadata.metatype ? this.declaredFields(metadata.metatype) : null;
+    if (fields !== null && isPlainObject(value)) {
+      const kept: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        if (fields.has(key)) kept[key] = value[key];
+      }
+      return super.transform(kept, metadata);
+    }
+    return super.transform(value, metadata);
+  }
+
+  /** The properties with a class-validator decorator, or null for a type that has none. */
+  private declaredFields(metatype: object): ReadonlySet<string> | null {
+    let fields = this.declared.get(metatype);
+    if (fields === undefined) {
+      const metadatas = getMetadataStorage().getTargetValidationMetadatas(
+        metatype as new () => unknown,
+        '',
+        true,
+        false,
+      );
+      fields = new Set(metadatas.map((m) => m.propertyName));
+      this.declared.set(metatype, fields);
+    }
+    return fields.size === 0 ? null : fields;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return false;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
 
 /**
  * The one validation pipe: unknown fields are dropped, each field reports one problem (its first
  * failing rule in reading order), and every problem becomes an entry of one 400.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new DeclaredFieldsValidationPipe({
     whitelist: true,
     transform: true,
     forbidUnknownValues: true,
