@@ -1,4 +1,4 @@
-import { isHttpUrl } from '@app/common';
+import { normalizeHttpUrl } from '@app/common';
 
 /**
  * The URL if it is an absolute http(s) address, else null. Everything rendered as an href or src
@@ -9,7 +9,7 @@ export function safeHttpUrl(value: string): string | null {
   if (value === '') {
     return null;
   }
-  return isHttpUrl(value) ? new URL(value).href : null;
+  return normalizeHttpUrl(value);
 }
 
 /** `tel:` target made of the digits (and a leading +) of a phone number. */

@@ -1,6 +1,6 @@
 import { Problem } from '@app/common';
 import { TargetingRule, TargetingType, TARGETING_TYPES } from '@app/database';
-import { isHttpUrl } from '@app/common';
+import { normalizeHttpUrl } from '@app/common';
 import { MAX_TARGETING_RULES } from './dto/create-link.dto';
 
 export const CONTINENT_CODES = ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA'] as const;
@@ -43,18 +43,18 @@ export function parseTargeting(
   const rules: TargetingRule[] = [];
   keys.forEach((rawKey, i) => {
     const key = normaliseTargetingKey(type, rawKey.trim());
-    const value = (values[i] ?? '').trim();
+    const value = normalizeHttpUrl(values[i] ?? '');
     if (key === null) {
       problems.push({ title: `${keyField}[${i}]: ${describeKey(type)}.`, field: keyField });
     }
-    const valueOk = isHttpUrl(value) && value.length <= 2048;
+    const valueOk = value !== null && value.length <= 2048;
     if (!valueOk) {
       problems.push({
         title: `${valueField}[${i}] must be an http:// or https:// URL with a host.`,
         field: valueField,
       });
     }
-    if (key !== null && valueOk) {
+    if (key !== null && value !== null && valueOk) {
       rules.push({ key, value });
     }
   });

@@ -5,6 +5,7 @@ import {
   IsFormBoolean,
   IsHexColor,
   isHttpUrl,
+  normalizeHttpUrl,
   OptionalText,
   OptionalTextList,
   Required,
@@ -150,9 +151,41 @@ describe(isHttpUrl.name, () => {
       '/relative',
       'https://',
       'example.com',
+      'https://example.com/a\r\nSet-Cookie: x=1', // a URL parser would drop CR LF silently
+      'https://exa\tmple.com/',
+      'https://example.com/\u0000',
+      'https://example.com/\u007f',
+      'https://example.com/\ud800', // a lone surrogate
+      'https://exa mple.com/',
     ]) {
       expect([bad, isHttpUrl(bad)]).toEqual([bad, false]);
     }
+  });
+});
+
+describe(normalizeHttpUrl.name, () => {
+  it.each([
+    ['https://example.com', 'https://example.com/'],
+    ['  HTTPS://Shop.Example:443/a/../b  ', 'https://shop.example/b'],
+    ['http://example.com:80/', 'http://example.com/'],
+    ['https://example。com/', 'https://example.com/'],
+    [
+      'https://bücher.example/straße?q=ä b#Ü',
+      'https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4%20b#%C3%9C',
+    ],
+    ['https://example.com/😀', 'https://example.com/%F0%9F%98%80'],
+    ['http://😀.example/', 'http://xn--e28h.example/'],
+    ['https://[::FFFF:7f00:1]:8443/', 'https://[::ffff:7f00:1]:8443/'],
+    ['https://example.com/a?sig=AbC%2Fd%3D&x=1', 'https://example.com/a?sig=AbC%2Fd%3D&x=1'],
+  ])('%s is %s', (input, href) => {
+    expect(normalizeHttpUrl(input)).toBe(href);
+    // The stored form is plain printable ASCII, so a Location header can always carry it.
+    expect(href).toMatch(/^[\x21-\x7e]+$/);
+  });
+
+  it('is null for what isHttpUrl refuses', () => {
+    expect(normalizeHttpUrl('https:example.com')).toBeNull();
+    expect(normalizeHttpUrl('https://example.com/a\nb')).toBeNull();
   });
 });
 

@@ -66,11 +66,16 @@ export function Required(): Decorator {
   return IsNotEmpty({ message: ({ property }: ValidationArguments) => `${property} is required` });
 }
 
-/** An absolute http(s) URL with a host, at most `maxLength` characters. */
+/**
+ * An absolute http(s) URL with a host, stored as a browser resolves it: WHATWG `URL.href`, so the
+ * host is lower-case punycode (`bücher.example` is `xn--bcher-kva.example`, a fullwidth dot is a
+ * dot), the path, query and fragment are percent-encoded, and `a/../b` is `b`. That form is plain
+ * ASCII, so it can always be sent in a `Location` header. The length limit applies to it.
+ */
 export function IsHttpUrl(maxLength = 2048): Decorator {
   return applyDecorators(
     Transform(({ value }: { value: unknown }) =>
-      typeof value === 'string' ? value.trim() : value,
+      typeof value === 'string' ? (normalizeHttpUrl(value) ?? value.trim()) : value,
     ),
     ValidateBy({
       name: 'isHttpUrl',
@@ -84,19 +89,33 @@ export function IsHttpUrl(maxLength = 2048): Decorator {
   );
 }
 
+/** C0 control characters and DEL: a URL parser drops some of them silently, so they are refused. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 export function isHttpUrl(value: string): boolean {
-  // `https:host` and `https:/host` parse as https://host/ on their own, but a browser reads them
-  // relative to the page they are on (a path on our own host): only the full form is a URL here.
-  if (!/^https?:[/\\]{2}/i.test(value.trim())) {
-    return false;
+  return normalizeHttpUrl(value) !== null;
+}
+
+/**
+ * The `URL.href` of an absolute http(s) URL with a host (surrounding white space ignored), or null.
+ * `https:host` and `https:/host` parse as https://host/ on their own, but a browser reads them
+ * relative to the page they are on (a path on our own host): only the full form is a URL here.
+ */
+export function normalizeHttpUrl(value: string): string | null {
+  const text = value.trim();
+  if (!/^https?:[/\\]{2}/i.test(text) || CONTROL.test(text) || !text.isWellFormed()) {
+    return null;
   }
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(text);
   } catch {
-    return false;
+    return null;
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+    ? url.href
+    : null;
 }
 
 /** `name[]=a&name[]=b`, `name[0]=a` (or sparse indexes, which arrive as an object), a JSON array or

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsString, MaxLength, ValidateBy, ValidationArguments } from 'class-validator';
-import { isHttpUrl } from '@app/common';
+import { isHttpUrl, normalizeHttpUrl } from '@app/common';
 import { hostProblem, normaliseHost } from '../host';
 
 export const DOMAIN_SCHEMES = ['https://', 'http://'] as const;
@@ -45,11 +45,11 @@ export function IsDomainScheme(): Decorator {
   );
 }
 
-/** An empty string (unset) or an absolute http(s) URL with a host. */
+/** An empty string (unset) or an absolute http(s) URL with a host, stored as its `URL.href`. */
 export function IsOptionalHttpUrl(): Decorator {
   return applyDecorators(
     Transform(({ value }: { value: unknown }) =>
-      typeof value === 'string' ? value.trim() : value,
+      typeof value === 'string' ? (normalizeHttpUrl(value) ?? value.trim()) : value,
     ),
     ValidateBy({
       name: 'isOptionalHttpUrl',

@@ -4,28 +4,17 @@ import {
   IsFormBoolean,
   IsHexColor,
   IsHttpUrl,
-  isHttpUrl,
   OptionalText,
   Required,
   Trim,
 } from '@app/common';
 import { SPLASH_DEFAULT_COLOR } from '@app/database';
-import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 /** Bounds of the origin (66biolinks) web forms; the API of the origin enforced fewer. */
 export const SPLASH_TEXT_MAX = 10_000;
 
 const IMAGE = 'PNG, JPEG, WebP, GIF or SVG (checked by content), at most 2 MB; stored as PNG';
-
-/**
- * An http(s) URL as a browser resolves it (`HTTPS://Shop.Example:443/a/../b` is
- * `https://shop.example/b`), so that the stored and shown value is the one visitors get; the
- * length limit applies to that form.
- */
-function toResolvedUrl({ value }: { value: unknown }): unknown {
-  return typeof value === 'string' && isHttpUrl(value.trim()) ? new URL(value.trim()).href : value;
-}
 
 export class CreateSplashPageDto {
   @ApiProperty({ maxLength: 64, example: 'Spring campaign' })
@@ -61,7 +50,6 @@ export class CreateSplashPageDto {
   @IsOptional()
   @ValidateIf((o: CreateSplashPageDto) => o.secondary_button_url !== '')
   @IsHttpUrl(1024)
-  @Transform(toResolvedUrl)
   secondary_button_url?: string;
 
   @OptionalText(SPLASH_TEXT_MAX)
