@@ -67,9 +67,17 @@ export function defaultLinkSettings(): LinkSettings {
   };
 }
 
-/** Reads stored settings, filling keys that older rows may lack. */
+/**
+ * Reads stored settings, filling keys that older rows may lack. A redirect status outside the
+ * allowed list (a null stored before the API refused it) reads as the default: the visitor edge
+ * writes it into a status line, where anything else would throw.
+ */
 export function parseLinkSettings(json: string): LinkSettings {
   const stored = JSON.parse(json) as Partial<LinkSettings>;
   const defaults = defaultLinkSettings();
-  return { ...defaults, ...stored, utm: { ...defaults.utm, ...stored.utm } };
+  const settings = { ...defaults, ...stored, utm: { ...defaults.utm, ...stored.utm } };
+  if (!(REDIRECT_STATUS_CODES as readonly unknown[]).includes(settings.http_status_code)) {
+    settings.http_status_code = defaults.http_status_code;
+  }
+  return settings;
 }

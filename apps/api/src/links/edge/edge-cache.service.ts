@@ -16,7 +16,7 @@ import {
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
 import { BoundedCache } from './bounded-cache';
-import { compileLink, EdgeLink } from './edge-link';
+import { compileLink, EdgeLink, locationOf } from './edge-link';
 import { compileSplash } from './splash-page';
 import { VisitRecorder } from './visit-recorder.service';
 
@@ -141,8 +141,8 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
                 id: row.id,
                 host: row.host,
                 enabled: row.is_enabled,
-                indexUrl: row.custom_index_url || null,
-                notFoundUrl: row.custom_not_found_url || null,
+                indexUrl: locationOf(row.custom_index_url),
+                notFoundUrl: locationOf(row.custom_not_found_url),
               }
             : null;
           if (epoch === this.epoch) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { normalizeHttpUrl } from '@app/common';
 import {
   LinkEntity,
   parseLinkSettings,
@@ -61,7 +62,7 @@ export function withUtm(
   const queryAt = beforeHash.indexOf('?');
   const base = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
   const values = new Map(
-    set.map(([name, value]) => [name, `${name}=${encodeURIComponent(value)}`]),
+    set.map(([name, value]) => [name, `${name}=${encodeURIComponent(value.toWellFormed())}`]),
   );
   // A parameter the destination already has is replaced where it stands; the others are appended.
   const parts = (queryAt === -1 ? '' : beforeHash.slice(queryAt + 1))
@@ -76,12 +77,28 @@ export function withUtm(
   return `${base}?${[...parts, ...values.values()].join('&')}${hash}`;
 }
 
+/** Printable ASCII without spaces: what a `Location` header can carry as it is. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/**
+ * A stored URL as a `Location` header can carry it. The API stores every URL as its ASCII
+ * `URL.href`; rows written before it did are normalised here, and one that is no URL at all is
+ * null (the visitor gets the link's 404) instead of a header that would throw.
+ */
+export function locationOf(url: string | null | undefined): string | null {
+  if (!url) {
+    return null;
+  }
+  return HEADER_SAFE.test(url) ? url : normalizeHttpUrl(url);
+}
+
 export function compileLink(link: LinkEntity, splash: EdgeSplash | null = null): EdgeLink {
   const settings = parseLinkSettings(link.settings);
-  const targeting = settings.targeting.map((rule) => ({
-    key: rule.key,
-    value: withUtm(rule.value, settings.utm),
-  }));
+  const targeting = settings.targeting.flatMap((rule) => {
+    const value = locationOf(rule.value);
+    return value === null ? [] : [{ key: rule.key, value: withUtm(value, settings.utm) }];
+  });
+  const location = locationOf(link.location_url);
   return {
     id: link.id,
     domainId: link.domain_id,
@@ -90,12 +107,12 @@ export function compileLink(link: LinkEntity, splash: EdgeSplash | null = null):
     startMs: link.start_date ? link.start_date.getTime() : null,
     endMs: link.end_date ? link.end_date.getTime() : null,
     statusCode: settings.http_status_code,
-    location: link.location_url ? withUtm(link.location_url, settings.utm) : null,
+    location: location === null ? null : withUtm(location, settings.utm),
     forwardQuery: settings.forward_query_parameters_is_enabled,
     clicksLimit: settings.clicks_limit,
     clicksAtLoad: link.clicks,
     clicksSinceLoad: 0,
-    expirationUrl: settings.expiration_url,
+    expirationUrl: locationOf(settings.expiration_url),
     passwordHash: link.password_hash,
     passwordTag: link.password_hash
       ? createHash('sha256').update(link.password_hash).digest('base64url').slice(0, 16)

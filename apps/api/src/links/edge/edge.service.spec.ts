@@ -17,7 +17,14 @@ describe(EdgeService.name, () => {
     { appUrl: 'http://links.test', trustedProxies: [] } as unknown as AppConfig,
   );
   const response = (headersSent: boolean) => {
-    const res = { headersSent, destroy: jest.fn(), writeHead: jest.fn(), end: jest.fn() };
+    const res = {
+      headersSent,
+      destroy: jest.fn(),
+      writeHead: jest.fn(),
+      end: jest.fn(),
+      getHeaderNames: jest.fn(() => ['location']),
+      removeHeader: jest.fn(),
+    };
     return res as unknown as ServerResponse & typeof res;
   };
   let logged: jest.SpyInstance;
@@ -40,7 +47,17 @@ describe(EdgeService.name, () => {
   it('logs other faults and answers 503 while it still can', () => {
     const res = response(false);
     edge.fail(res, new Error('disk on fire'));
+    expect(res.removeHeader).toHaveBeenCalledWith('location');
     expect(res.writeHead).toHaveBeenCalledWith(503, expect.anything());
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('disk on fire'));
+  });
+
+  it('never throws, even when the answer itself cannot be written', () => {
+    const res = response(false);
+    res.writeHead.mockImplementation(() => {
+      throw new Error('write after end');
+    });
+    expect(() => edge.fail(res, new Error('first fault'))).not.toThrow();
+    expect(res.destroy).toHaveBeenCalled();
   });
 });

@@ -146,9 +146,9 @@ export class EdgeService {
       this.routeTo(cached, res, then, disabled);
       return;
     }
-    this.cache.loadHost(host).then(
-      (domain) => this.routeTo(domain, res, then, disabled),
-      (error: unknown) => this.fail(res, error),
+    this.settle(
+      res,
+      this.cache.loadHost(host).then((domain) => this.routeTo(domain, res, then, disabled)),
     );
   }
 
@@ -175,9 +175,11 @@ export class EdgeService {
       this.answer(route, cached, req, res, target);
       return;
     }
-    this.cache.loadLink(route.domainId, target.alias).then(
-      (link) => this.answer(route, link, req, res, target),
-      (error: unknown) => this.fail(res, error),
+    this.settle(
+      res,
+      this.cache
+        .loadLink(route.domainId, target.alias)
+        .then((link) => this.answer(route, link, req, res, target)),
     );
   }
 
@@ -248,9 +250,9 @@ export class EdgeService {
     const needsGeo =
       link.targetingType === 'country_code' || link.targetingType === 'continent_code';
     if (needsGeo && !this.info.geoReady()) {
-      this.info.loadGeo().then(
-        () => this.redirectVisitor(link, req, res, query, head),
-        (error: unknown) => this.fail(res, error),
+      this.settle(
+        res,
+        this.info.loadGeo().then(() => this.redirectVisitor(link, req, res, query, head)),
       );
       return;
     }
@@ -264,7 +266,7 @@ export class EdgeService {
       res.end(methodNotAllowedPage());
       return;
     }
-    this.answerForm(link, req, res, action).catch((error: unknown) => this.fail(res, error));
+    this.settle(res, this.answerForm(link, req, res, action));
   }
 
   /**
@@ -362,41 +364,39 @@ export class EdgeService {
   ): void {
     const { query } = target;
     const head = req.method === 'HEAD';
-    this.files
-      .resolve(site, prefix, rest, query)
-      .then(async (answer) => {
-        switch (answer.kind) {
-          case 'bad-request':
-            page(res, 404, notFoundPage(), head);
+    const work = this.files.resolve(site, prefix, rest, query).then(async (answer) => {
+      switch (answer.kind) {
+        case 'bad-request':
+          page(res, 404, notFoundPage(), head);
+          return;
+        case 'not-found':
+          if (!target.reloaded && !(await this.files.exists(site))) {
+            target.reloaded = true;
+            const fresh = await this.cache.loadLink(route.domainId, target.alias);
+            this.answer(route, fresh, req, res, target);
             return;
-          case 'not-found':
-            if (!target.reloaded && !(await this.files.exists(site))) {
-              target.reloaded = true;
-              const fresh = await this.cache.loadLink(route.domainId, target.alias);
-              this.answer(route, fresh, req, res, target);
-              return;
-            }
-            page(res, 404, notFoundPage(), head);
-            return;
-          case 'redirect':
-            redirect(res, 302, answer.location, TEMPORARY_CACHE);
-            return;
-          case 'file':
-            if (answer.html && !head && isPageView(req)) {
-              this.countVisit(link, req, null, query);
-            }
-            await this.files.send(
-              req,
-              res,
-              answer.file,
-              answer.path,
-              site,
-              link.passwordTag === null ? SITE_CACHE : PROTECTED_SITE_CACHE,
-            );
-            return;
-        }
-      })
-      .catch((error: unknown) => this.fail(res, error));
+          }
+          page(res, 404, notFoundPage(), head);
+          return;
+        case 'redirect':
+          redirect(res, 302, answer.location, TEMPORARY_CACHE);
+          return;
+        case 'file':
+          if (answer.html && !head && isPageView(req)) {
+            this.countVisit(link, req, null, query);
+          }
+          await this.files.send(
+            req,
+            res,
+            answer.file,
+            answer.path,
+            site,
+            link.passwordTag === null ? SITE_CACHE : PROTECTED_SITE_CACHE,
+          );
+          return;
+      }
+    });
+    this.settle(res, work);
   }
 
   /** Counts one visit (not for HEAD and bots, which the callers and this check exclude). */
@@ -581,21 +581,37 @@ export class EdgeService {
   }
 
   /**
+   * Ends the request with a 503 if `work` fails, whichever step of it throws: the continuation of
+   * an asynchronous step runs inside `work`, so nothing it throws can become an unhandled
+   * rejection (which would stop the process).
+   */
+  private settle(res: ServerResponse, work: Promise<unknown>): void {
+    work.catch((error: unknown) => this.fail(res, error));
+  }
+
+  /**
    * Answers 503 (or drops the connection once headers are out) and logs the fault. A client that
    * went away in the middle of a download is no fault: the connection is dropped without a word.
+   * Never throws: it is the last resort of every visitor request.
    */
   fail(res: ServerResponse, error: unknown): void {
-    if (isClientGone(error)) {
-      res.destroy();
-      return;
-    }
-    this.logger.error(
-      `Visitor request failed: ${error instanceof Error ? error.stack : String(error)}`,
-    );
-    if (!res.headersSent) {
-      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' });
-      res.end('Temporarily unavailable, try again in a moment.\n');
-    } else {
+    try {
+      if (isClientGone(error)) {
+        res.destroy();
+        return;
+      }
+      this.logger.error(
+        `Visitor request failed: ${error instanceof Error ? error.stack : String(error)}`,
+      );
+      if (!res.headersSent) {
+        // A half-written head (a header that failed validation) is dropped first.
+        for (const name of res.getHeaderNames()) res.removeHeader(name);
+        res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' });
+        res.end('Temporarily unavailable, try again in a moment.\n');
+      } else {
+        res.destroy();
+      }
+    } catch {
       res.destroy();
     }
   }
