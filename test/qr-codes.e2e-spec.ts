@@ -654,6 +654,62 @@ describe('QR codes', () => {
     expect(res.status).toBe(201);
   });
 
+  it.each([
+    ['style', 'style must be one of'],
+    ['inner_eye_style', 'inner_eye_style must be one of'],
+    ['outer_eye_style', 'outer_eye_style must be one of'],
+    ['foreground_color', 'foreground_color must be a colour as #rrggbb'],
+    ['eyes_inner_color', 'eyes_inner_color must be a colour as #rrggbb'],
+    ['size', 'size must be a whole number from 50 to 2000'],
+  ])('answers 400 for JSON null as %s on create and on update', async (field, title) => {
+    const id = await create({ name: 'Nulls', type: 'text', text: 'x' });
+    for (const [path, body] of [
+      ['/v1/qr-codes', { name: 'Nulls', type: 'text', text: 'x', [field]: null }],
+      [`/v1/qr-codes/${id}`, { [field]: null }],
+    ] as const) {
+      const res = await t.http.post(path).set('Authorization', owner.auth).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        { status: 400, title: expect.stringContaining(title), field, code: 'validation_failed' },
+      ]);
+    }
+    expect((await get(id)).body.data.settings[field]).toEqual(
+      DEFAULT_SETTINGS[field as keyof typeof DEFAULT_SETTINGS],
+    );
+  });
+
+  it('never leaves a code pointing at a removed logo when a removal races another update', async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const res = await t.http
+        .post('/v1/qr-codes')
+        .set('Authorization', owner.auth)
+        .field({ name: 'Race', type: 'text', text: 'race' })
+        .attach('qr_code_logo', logoPng, 'x.png');
+      const id = res.body.data.id as number;
+      const answers = await Promise.all([
+        t.http
+          .post(`/v1/qr-codes/${id}`)
+          .set('Authorization', owner.auth)
+          .send({ qr_code_logo_remove: 1 }),
+        ...['One', 'Two', 'Three'].map((name) =>
+          t.http.post(`/v1/qr-codes/${id}`).set('Authorization', owner.auth).send({ name }),
+        ),
+      ]);
+      for (const answer of answers) {
+        expect([200, 409]).toContain(answer.status);
+      }
+      const got = (await get(id)).body.data;
+      for (const url of [got.qr_code, got.qr_code_logo].filter((u): u is string => u !== null)) {
+        expect(existsSync(fileOf(url))).toBe(true);
+      }
+      const later = await t.http
+        .post(`/v1/qr-codes/${id}`)
+        .set('Authorization', owner.auth)
+        .send({ name: 'Later' });
+      expect(later.status).toBe(200);
+    }
+  });
+
   it('answers 401 without a key', async () => {
     const res = await t.http.get('/v1/qr-codes/');
     expect(res.status).toBe(401);

@@ -9,6 +9,8 @@ import { QrCodeResponse, toQrCodeResponse } from './qr-code.mapper';
 import { QrFiles } from './qr-files';
 import { checkContrast, mergeSettings, renderOptions } from './qr-settings';
 
+const UPDATE_ATTEMPTS = 3;
+
 export const QR_IMAGE_FIELDS = {
   logo: 'qr_code_logo',
   background: 'qr_code_background',
@@ -60,43 +62,51 @@ export class QrCodesService {
     }
   }
 
+  /**
+   * Each attempt renders from the row as read and writes only if the row is still that one (see
+   * QrCodesRepository.updateOwnedIf); a concurrent update or delete makes it start again, a few
+   * times before giving up with 409. Files of the row as read are removed only once the row no
+   * longer names them, so no committed row ever points at a deleted file.
+   */
   async update(
     actor: Actor,
     id: number,
     dto: UpdateQrCodeDto,
     uploads: UploadedFiles,
   ): Promise<{ id: number }> {
-    const qr = await this.findOwned(actor, id);
-    const projectId =
-      dto.project_id === undefined ? qr.project_id : await this.projectId(actor, dto.project_id);
-    const type = (dto.type ?? qr.type) as QrType;
-    const before = [
-      ...this.files.renderedFiles(qr.qr_code),
-      qr.qr_code_logo,
-      qr.qr_code_background,
-      qr.qr_code_foreground,
-    ];
-    const written = await this.render(type, qr, dto, uploads, qr);
-    Object.assign(qr, written.row, {
-      type,
-      name: dto.name ?? qr.name,
-      project_id: projectId,
-      last_datetime: this.clock.now(),
-    });
-    try {
-      await this.qrCodes.save(qr);
-    } catch (e) {
-      await this.files.remove(written.files.created);
-      throw e;
+    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt += 1) {
+      const qr = await this.findOwned(actor, id);
+      const projectId =
+        dto.project_id === undefined ? qr.project_id : await this.projectId(actor, dto.project_id);
+      const type = (dto.type ?? qr.type) as QrType;
+      const written = await this.render(type, qr, dto, uploads, qr);
+      const changes = {
+        ...written.row,
+        type,
+        name: dto.name ?? qr.name,
+        project_id: projectId,
+        last_datetime: this.clock.now(),
+      };
+      let applied: boolean;
+      try {
+        applied = await this.qrCodes.updateOwnedIf(actor.ownerId, id, qr.qr_code, changes);
+      } catch (e) {
+        await this.files.remove(written.files.created);
+        throw e;
+      }
+      if (!applied) {
+        await this.files.remove(written.files.created);
+        continue;
+      }
+      const now = new Set(this.filesOf({ ...qr, ...changes }));
+      await this.files.remove(this.filesOf(qr).filter((name) => !now.has(name)));
+      return { id };
     }
-    const now = new Set([
-      ...this.files.renderedFiles(qr.qr_code),
-      qr.qr_code_logo,
-      qr.qr_code_background,
-      qr.qr_code_foreground,
-    ]);
-    await this.files.remove(before.filter((name) => !now.has(name)));
-    return { id };
+    await this.findOwned(actor, id);
+    throw new AppError(
+      'conflict',
+      'The QR code was changed by other requests while this one was being applied; send it again.',
+    );
   }
 
   /** The code and its files: the rendered SVG and PNG and every uploaded image. */
@@ -105,13 +115,23 @@ export class QrCodesService {
     if (!(await this.qrCodes.deleteOwned(actor.ownerId, id))) {
       throw new NotFoundError('qr_code_not_found', 'QR code');
     }
-    await this.files.remove([
+    await this.files.remove(this.filesOf(qr));
+    return { id };
+  }
+
+  /** Every file a row names: the rendered SVG and PNG and the uploaded images. */
+  private filesOf(
+    qr: Pick<
+      QrCodeEntity,
+      'qr_code' | 'qr_code_logo' | 'qr_code_background' | 'qr_code_foreground'
+    >,
+  ): Array<string | null> {
+    return [
       ...this.files.renderedFiles(qr.qr_code),
       qr.qr_code_logo,
       qr.qr_code_background,
       qr.qr_code_foreground,
-    ]);
-    return { id };
+    ];
   }
 
   /** Validates, renders and writes the files of a code; on any failure nothing stays on disk. */
@@ -162,9 +182,11 @@ export class QrCodesService {
           names[slot] = await this.files.write(fresh, 'png');
           created.push(names[slot]);
           images[slot] = fresh;
-        } else if (stored && !removed) {
+        } else if (stored && !removed && (images[slot] = await this.files.readIfExists(stored))) {
+          // A stored image that is gone was removed by an update committed since this row was
+          // read (the conditional write then fails and the update starts again), or lost from
+          // the disk: either way the code is rendered without it.
           names[slot] = stored;
-          images[slot] = await this.files.read(stored);
         } else {
           names[slot] = null;
           images[slot] = null;

@@ -57,8 +57,16 @@ export class QrFiles {
     }
   }
 
-  read(name: string): Promise<Buffer> {
-    return readFile(join(this.dir, name));
+  /** The stored file, or null when it is not there (any other read failure is thrown). */
+  async readIfExists(name: string): Promise<Buffer | null> {
+    try {
+      return await readFile(join(this.dir, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        return null;
+      }
+      throw error;
+    }
   }
 
   /**
