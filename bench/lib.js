@@ -2,9 +2,19 @@
 // Helpers shared by the benchmarks.
 
 /** `--name value` pairs as an object. */
+/** `--name value` pairs; a `--flag` followed by another option (or by nothing) is `true`. */
 function parseArgs(argv) {
   const out = {};
-  for (let i = 0; i < argv.length; i += 2) out[argv[i].replace(/^--/, '')] = argv[i + 1];
+  for (let i = 0; i < argv.length; i += 1) {
+    const name = argv[i].replace(/^--/, '');
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) {
+      out[name] = true;
+    } else {
+      out[name] = next;
+      i += 1;
+    }
+  }
   return out;
 }
 
