@@ -2,8 +2,7 @@
 // dialects: the starting point of a hand-reviewed migration. Usage: npm run build && node scripts/schema-diff.js sqlite|postgres
 const path = require('path');
 const root = path.join(__dirname, '..', 'dist/libs/database/src');
-const { buildDataSourceOptions, runMigrations } = require(root);
-const { DataSource } = require('typeorm');
+const { AppDataSource, buildDataSourceOptions, runMigrations } = require(root);
 (async () => {
   const kind = process.argv[2];
   let db;
@@ -21,7 +20,7 @@ const { DataSource } = require('typeorm');
     await c.query(`CREATE SCHEMA ${db.schema}`);
     await c.end();
   }
-  const ds = new DataSource(buildDataSourceOptions(db));
+  const ds = new AppDataSource(buildDataSourceOptions(db));
   await ds.initialize();
   await runMigrations(ds);
   const log = await ds.driver.createSchemaBuilder().log();

@@ -487,10 +487,11 @@ describe('Visitor edge shutdown', () => {
       `SELECT COUNT(*) AS n FROM visits WHERE link_id = ${Number(id)}`,
     );
     expect(Number(rows[0].n)).toBe(25);
-    const links: Array<{ clicks: number }> = await second.dataSource.query(
+    // bigint: node-postgres reads it as a string.
+    const links: Array<{ clicks: number | string }> = await second.dataSource.query(
       `SELECT clicks FROM links WHERE id = ${Number(id)}`,
     );
-    expect(links[0].clicks).toBe(25);
+    expect(Number(links[0].clicks)).toBe(25);
     await second.close();
   });
 });

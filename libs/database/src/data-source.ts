@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseConfig } from '@app/config';
-import { DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 import { usePostgresUtc } from './postgres-utc';
@@ -45,4 +45,26 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       db.pragma('synchronous = NORMAL');
     },
   };
+}
+
+/**
+ * The data source of both apps. SQLite has one integer type, 64-bit whatever a column declares:
+ * its schema declares every integer column `integer`, so the entities' `bigint` columns (the
+ * counters, see counter-column.ts) are `integer` there too, and the schema matches the entities
+ * without rebuilding tables for a name that changes nothing.
+ */
+export class AppDataSource extends DataSource {
+  protected override async buildMetadatas(): Promise<void> {
+    await super.buildMetadatas();
+    if (this.options.type !== 'better-sqlite3') {
+      return;
+    }
+    for (const entity of this.entityMetadatas) {
+      for (const column of entity.columns) {
+        if (column.type === 'bigint') {
+          column.type = 'integer';
+        }
+      }
+    }
+  }
 }

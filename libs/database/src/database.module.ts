@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DatabaseConfig } from '@app/config';
-import { buildDataSourceOptions } from './data-source';
+import { AppDataSource, buildDataSourceOptions } from './data-source';
 import { ENTITIES } from './entities';
 import { DomainsRepository } from './domains/domains.repository';
 import { LinksRepository } from './links/links.repository';
@@ -37,14 +37,14 @@ const REPOSITORIES = [
 @Module({})
 export class DatabaseModule {
   static forRoot(database: DatabaseConfig): DynamicModule {
+    const options = buildDataSourceOptions(database);
     return {
       module: DatabaseModule,
       global: true,
       imports: [
-        TypeOrmModule.forRoot({
-          ...buildDataSourceOptions(database),
-          retryAttempts: 3,
-          retryDelay: 2000,
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...options, retryAttempts: 3, retryDelay: 2000 }),
+          dataSourceFactory: () => Promise.resolve(new AppDataSource(options)),
         }),
         TypeOrmModule.forFeature(ENTITIES),
       ],

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { CounterColumn } from '../counter-column';
 import { ProjectEntity } from '../projects/project.entity';
 import { SplashPageEntity } from '../splash-pages/splash-page.entity';
 import { UserEntity } from '../users/user.entity';
@@ -63,7 +64,7 @@ export class LinkEntity {
   @Column({ type: String, length: 255, nullable: true })
   password_hash!: string | null;
 
-  @Column({ type: Number, default: 0 })
+  @CounterColumn({ default: 0 })
   clicks!: number;
 
   @Column({ type: Boolean, default: true })

@@ -8,6 +8,7 @@ import { StatisticsRollups1764200000000 as PostgresStatisticsRollups } from './p
 import { SplashPages1764400000000 as PostgresSplashPages } from './postgres/1764400000000-splash-pages';
 import { StatisticsMonthRollups1764500000000 as PostgresStatisticsMonthRollups } from './postgres/1764500000000-statistics-month-rollups';
 import { SplashPageColor1764600000000 as PostgresSplashPageColor } from './postgres/1764600000000-splash-page-color';
+import { BigintCounters1764700000000 as PostgresBigintCounters } from './postgres/1764700000000-bigint-counters';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -18,6 +19,7 @@ import { StatisticsRollups1764200000000 as SqliteStatisticsRollups } from './sql
 import { SplashPages1764400000000 as SqliteSplashPages } from './sqlite/1764400000000-splash-pages';
 import { StatisticsMonthRollups1764500000000 as SqliteStatisticsMonthRollups } from './sqlite/1764500000000-statistics-month-rollups';
 import { SplashPageColor1764600000000 as SqliteSplashPageColor } from './sqlite/1764600000000-splash-page-color';
+import { BigintCounters1764700000000 as SqliteBigintCounters } from './sqlite/1764700000000-bigint-counters';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -31,6 +33,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteSplashPages,
   SqliteStatisticsMonthRollups,
   SqliteSplashPageColor,
+  SqliteBigintCounters,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -43,4 +46,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresSplashPages,
   PostgresStatisticsMonthRollups,
   PostgresSplashPageColor,
+  PostgresBigintCounters,
 ];

@@ -109,9 +109,10 @@ export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWrit
   };
 }
 
-const UNNEST_QUARTERS = 'SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[])';
+// The counters as bigint, the type of their columns.
+const UNNEST_QUARTERS = 'SELECT * FROM unnest($1::int[], $2::int[], $3::bigint[], $4::bigint[])';
 const UNNEST_DIMENSIONS =
-  'SELECT * FROM unnest($1::int[], $2::varchar[], $3::int[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[])';
+  'SELECT * FROM unnest($1::int[], $2::varchar[], $3::int[], $4::varchar[], $5::varchar[], $6::varchar[], $7::bigint[])';
 
 /** One INSERT … SELECT FROM unnest() … ON CONFLICT per table, inside the caller's transaction. */
 export async function writeRollupsPostgres(em: EntityManager, rollups: Rollups): Promise<void> {

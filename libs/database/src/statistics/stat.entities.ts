@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { CounterColumn } from '../counter-column';
 import { LinkEntity } from '../links/link.entity';
 import { UserEntity } from '../users/user.entity';
 
@@ -28,10 +29,10 @@ export class LinkQuarterStatEntity {
   @PrimaryColumn({ type: Number })
   bucket!: number;
 
-  @Column({ type: Number })
+  @CounterColumn()
   pageviews!: number;
 
-  @Column({ type: Number })
+  @CounterColumn()
   visitors!: number;
 
   @ManyToOne(() => LinkEntity, { onDelete: 'CASCADE' })
@@ -47,10 +48,10 @@ export class UserQuarterStatEntity {
   @PrimaryColumn({ type: Number })
   bucket!: number;
 
-  @Column({ type: Number })
+  @CounterColumn()
   pageviews!: number;
 
-  @Column({ type: Number })
+  @CounterColumn()
   visitors!: number;
 
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
@@ -78,7 +79,7 @@ export class LinkDimensionStatEntity {
   @PrimaryColumn({ type: String, length: 128 })
   value3!: string;
 
-  @Column({ type: Number })
+  @CounterColumn()
   pageviews!: number;
 
   @ManyToOne(() => LinkEntity, { onDelete: 'CASCADE' })
@@ -106,7 +107,7 @@ export class UserDimensionStatEntity {
   @PrimaryColumn({ type: String, length: 128 })
   value3!: string;
 
-  @Column({ type: Number })
+  @CounterColumn()
   pageviews!: number;
 
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
@@ -134,7 +135,7 @@ export class LinkDimensionMonthStatEntity {
   @PrimaryColumn({ type: String, length: 128 })
   value3!: string;
 
-  @Column({ type: Number })
+  @CounterColumn()
   pageviews!: number;
 
   @ManyToOne(() => LinkEntity, { onDelete: 'CASCADE' })
@@ -162,7 +163,7 @@ export class UserDimensionMonthStatEntity {
   @PrimaryColumn({ type: String, length: 128 })
   value3!: string;
 
-  @Column({ type: Number })
+  @CounterColumn()
   pageviews!: number;
 
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })

@@ -63,7 +63,9 @@ function integer(value: number): string {
 /**
  * Reads the statistics roll-ups (see stat.entities.ts); never the raw visits. Every query is a
  * range scan of one table's primary key: (user_id | link_id, bucket) for the time series, and
- * (user_id | link_id, dimension, day, values) for the breakdowns.
+ * (user_id | link_id, dimension, day, values) for the breakdowns. Sums come back as strings from
+ * PostgreSQL (numeric, the sum of bigint) and are read with Number(): exact up to
+ * Number.MAX_SAFE_INTEGER, like the counters themselves (counter-column.ts).
  */
 @Injectable()
 export class StatisticsRepository {
