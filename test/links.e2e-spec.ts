@@ -261,6 +261,13 @@ describe('Links API', () => {
     await insertDomain(t, stranger.id, 'go.loop.example');
     const viaDomain = await create({ location_url: 'https://go.loop.example/x' });
     expect(viaDomain.status).toBe(400);
+    for (const spelling of [
+      'http://links.test./loop',
+      'http://links.test../loop',
+      'https://GO.Loop.Example./x',
+    ]) {
+      expect((await create({ location_url: spelling })).status).toBe(400);
+    }
   });
 
   it('rejects reserved, duplicate, short, long and malformed aliases', async () => {
@@ -578,5 +585,83 @@ describe('Links API', () => {
     const got = await get(id);
     expect(got.status).toBe(200);
     expect(got.body.data.project_id).toBeNull();
+  });
+});
+
+describe('Links API on a loopback APP_URL', () => {
+  let t: TestApp;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { APP_URL: 'http://127.0.0.1:3000' } });
+    user = await t.createUser();
+  });
+  afterAll(() => t.close());
+
+  function create(fields: Record<string, unknown>) {
+    return t.http.post('/v1/links').set('Authorization', user.auth).send(fields);
+  }
+
+  function loop(field: string, host: string) {
+    return {
+      errors: [
+        {
+          status: 400,
+          title: `${field} must not point back at this link service (${host}).`,
+          field,
+          code: 'validation_failed',
+        },
+      ],
+    };
+  }
+
+  it.each([
+    ['http://127.0.0.1:3000/x', '127.0.0.1'],
+    ['http://[::ffff:127.0.0.1]:3000/x', '[::ffff:7f00:1]'],
+    ['http://localhost:3000/x', 'localhost'],
+    ['http://LocalHost.:3000/x', 'localhost'],
+    ['http://app.localhost:3000/x', 'app.localhost'],
+    ['http://127.0.0.2:3000/x', '127.0.0.2'],
+    ['http://2130706433:3000/x', '127.0.0.1'],
+    ['http://0x7f.1:3000/x', '127.0.0.1'],
+    ['http://[::1]:3000/x', '[::1]'],
+    ['http://0.0.0.0:3000/x', '0.0.0.0'],
+  ])('refuses the destination %s, which is the service itself', async (url, host) => {
+    const res = await create({ location_url: url });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(loop('location_url', host));
+  });
+
+  it('refuses loopback spellings as expiration_url and as targeting destinations', async () => {
+    const res = await create({
+      location_url: 'https://example.com/',
+      expiration_url: 'http://[::ffff:127.0.0.1]:3000/expired',
+      targeting_type: 'country_code',
+      targeting_country_code_key: ['us', 'de'],
+      targeting_country_code_value: ['https://example.com/us', 'http://localhost:3000/de'],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        loop('expiration_url', '[::ffff:7f00:1]').errors[0],
+        loop('targeting_country_code_value', 'localhost').errors[0],
+      ],
+    });
+  });
+
+  it('refuses a loopback spelling on update too', async () => {
+    const created = await create({ location_url: 'https://example.com/' });
+    expect(created.status).toBe(201);
+    const res = await t.http
+      .post(`/v1/links/${created.body.data.id}`)
+      .set('Authorization', user.auth)
+      .send({ location_url: 'http://localhost:3000/x' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(loop('location_url', 'localhost'));
+  });
+
+  it('accepts a destination on another host', async () => {
+    const res = await create({ location_url: 'http://127.0.0.1.example.com:3000/x' });
+    expect(res.status).toBe(201);
   });
 });

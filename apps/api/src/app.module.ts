@@ -74,9 +74,10 @@ export class AppModule {
         ...extraModules,
       ],
       providers: [
-        // Guards run in this order: count the request, authenticate it, then resolve X-Team-Id.
-        { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
+        // Guards run in this order: authenticate the request (a failure counts against the client
+        // address), count it against its key's budget, then resolve X-Team-Id.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
         { provide: APP_GUARD, useClass: TeamAccessGuard },
         { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
         { provide: APP_INTERCEPTOR, useClass: RejectNulInterceptor },

@@ -2,7 +2,12 @@ import { RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { apiResponseHeaders, bodyParserErrors, jsonBodyLimits } from '@app/common';
+import {
+  answerClientError,
+  apiResponseHeaders,
+  bodyParserErrors,
+  jsonBodyLimits,
+} from '@app/common';
 import { AppConfig } from '@app/config';
 import { findAssetsDir } from '@app/signatures';
 import { join } from 'node:path';
@@ -30,6 +35,8 @@ export async function createApp(
   );
   app.useLogger(app.get(Logger));
   app.flushLogs();
+  // Requests node's parser refuses never reach Express: answer them in the error shape here.
+  app.getHttpServer().on('clientError', answerClientError);
   app.disable('x-powered-by');
   app.use(httpLogger);
   app.set('query parser', 'simple');

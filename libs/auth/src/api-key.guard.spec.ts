@@ -2,10 +2,12 @@ import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ErrorEntry } from '@app/common';
-import { firstValueFrom, isObservable } from 'rxjs';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Actor } from './actor';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
+import { ApiRateLimiter } from './api-rate-limiter';
 import { BearerStrategy } from './bearer.strategy';
 import { Public } from './public.decorator';
 import { rejectionEntries } from '@app/testing/app-error-entries';
@@ -19,6 +21,21 @@ class FakeApiKeysService implements Pick<ApiKeysService, 'authenticate'> {
   authenticate(token: string): Promise<Actor | null> {
     this.presented.push(token);
     return Promise.resolve(token === VALID_KEY ? ACTOR : null);
+  }
+}
+
+/** Records what the guard counts; `spent` makes the next count a 429. */
+class FakeRateLimiter implements Pick<ApiRateLimiter, 'addressTracker' | 'consume'> {
+  readonly counted: string[] = [];
+  spent = false;
+
+  addressTracker(req: IncomingMessage): string {
+    return `ip:${String(req.headers['x-test-address'])}`;
+  }
+
+  consume(_res: ServerResponse, tracker: string): Promise<void> {
+    this.counted.push(tracker);
+    return this.spent ? Promise.reject(new ThrottlerException()) : Promise.resolve();
   }
 }
 
@@ -60,18 +77,19 @@ function contextFor(
 
 describe(ApiKeyGuard.name, () => {
   let apiKeys: FakeApiKeysService;
+  let limiter: FakeRateLimiter;
   let guard: ApiKeyGuard;
 
   beforeEach(() => {
     apiKeys = new FakeApiKeysService();
+    limiter = new FakeRateLimiter();
     // Registers the 'bearer' strategy with passport, as the auth module does at boot.
     new BearerStrategy(apiKeys as unknown as ApiKeysService);
-    guard = new ApiKeyGuard(new Reflector());
+    guard = new ApiKeyGuard(new Reflector(), limiter as unknown as ApiRateLimiter);
   });
 
-  async function activate(ctx: ExecutionContext): Promise<boolean> {
-    const result = guard.canActivate(ctx);
-    return isObservable(result) ? firstValueFrom(result) : result;
+  function activate(ctx: ExecutionContext): Promise<boolean> {
+    return guard.canActivate(ctx);
   }
 
   function entriesOf(ctx: ExecutionContext): Promise<ErrorEntry[]> {
@@ -172,5 +190,33 @@ describe(ApiKeyGuard.name, () => {
 
     expect(await entriesOf(contextFor(req))).toEqual([INVALID]);
     expect(apiKeys.presented).toEqual([]);
+  });
+
+  it('counts a failed authentication against the client address, and only then', async () => {
+    const address = { 'x-test-address': '203.0.113.9' };
+    await entriesOf(contextFor(request(address)));
+    await entriesOf(contextFor(request({ ...address, authorization: 'Bearer ld_unknown' })));
+    await activate(contextFor(request({ ...address, authorization: `Bearer ${VALID_KEY}` })));
+    await activate(contextFor(request(address), LinksController, LinksController.prototype.open));
+
+    expect(limiter.counted).toEqual(['ip:203.0.113.9', 'ip:203.0.113.9']);
+  });
+
+  it('answers 429 instead of 401 once the address has spent its budget', async () => {
+    limiter.spent = true;
+    const req = request({ authorization: 'Bearer ld_unknown' });
+
+    // The exception filter turns it into the 429 body, with the headers the limiter wrote.
+    await expect(activate(contextFor(req))).rejects.toBeInstanceOf(ThrottlerException);
+    expect(limiter.counted).toEqual(['ip:undefined']);
+  });
+
+  it('serves a valid key even when its address has spent its budget', async () => {
+    limiter.spent = true;
+    const req = request({ authorization: `Bearer ${VALID_KEY}` });
+
+    expect(await activate(contextFor(req))).toBe(true);
+    expect(req.user).toEqual(ACTOR);
+    expect(limiter.counted).toEqual([]);
   });
 });

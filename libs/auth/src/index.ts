@@ -3,6 +3,7 @@ export * from './actor';
 export * from './api-key';
 export * from './api-key-throttler.guard';
 export * from './api-key.guard';
+export * from './api-rate-limiter';
 export * from './api-keys.service';
 export * from './auth.module';
 export * from './bearer';

@@ -30,6 +30,7 @@ import {
 import { isReservedAlias, randomAlias } from './alias';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
+import { hostIdentity } from './host-identity';
 import { hashLinkPassword } from './link-password';
 import { LinkResponse, toLinkResponse } from './link.mapper';
 import { isTargetingType, parseTargeting, parseWhatsappUrl, whatsappUrl } from './link-rules';
@@ -53,7 +54,7 @@ export class LinksService {
     private readonly sites: StaticSites,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.mainHost = new URL(config.appUrl).hostname.toLowerCase();
+    this.mainHost = hostIdentity(new URL(config.appUrl).hostname);
   }
 
   async list(actor: Actor, query: ListQuery): Promise<Paginated<LinkResponse>> {
@@ -399,7 +400,10 @@ export class LinksService {
     throw new Error('Could not find a free random alias');
   }
 
-  /** A destination on the service's own host (or one of its domains) would redirect in a loop. */
+  /**
+   * A destination on the service's own host (or one of its domains) would redirect in a loop.
+   * Hosts are compared by identity, so `localhost` is 127.0.0.1 and `::ffff:7f00:1` is too.
+   */
   private async checkNotSelf(
     url: string | null,
     field: string,
@@ -408,10 +412,11 @@ export class LinksService {
     if (url === null) {
       return;
     }
-    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+    const hostname = new URL(url).hostname.replace(/\.+$/, '');
+    const host = hostIdentity(hostname);
     if (host === this.mainHost || (await this.domains.findEnabledByHost(host))) {
       problems.push({
-        title: `${field} must not point back at this link service (${host}).`,
+        title: `${field} must not point back at this link service (${hostname}).`,
         field,
       });
     }

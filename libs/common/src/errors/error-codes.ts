@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   validation_failed: 400,
   invalid_list_parameter: 400,
   malformed_body: 400,
+  malformed_request: 400,
   already_exists: 400,
   invalid_reference: 400,
   alias_taken: 400,
@@ -31,11 +32,13 @@ export const ERROR_STATUS = {
   team_not_found: 404,
   team_member_not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
   rate_limited: 429,
+  request_header_fields_too_large: 431,
   internal_error: 500,
 } as const satisfies Record<string, number>;
 
