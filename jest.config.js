@@ -29,11 +29,15 @@ const e2e = (db) => ({
         ]
       : ['/node_modules/'],
   setupFiles: [`<rootDir>/test/setup-${db}.ts`],
+  // Names each missing prerequisite (Chromium, PostgreSQL, Redis, the build) before the suites
+  // start; runs only when this project has tests to run. The teardown repeats the lines at the end.
+  globalSetup: `<rootDir>/test/global-setup-${db}.ts`,
 });
 
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 30000,
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   projects: [
     {
       ...base,

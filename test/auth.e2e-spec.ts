@@ -10,7 +10,7 @@ describe('Authentication and GET /v1/user', () => {
     t = await createTestApp();
     user = await t.createUser('Ada@Example.com');
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const unauthorized = (title: string) => ({
     errors: [{ status: 401, title, code: 'unauthorized' }],

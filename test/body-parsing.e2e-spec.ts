@@ -40,7 +40,7 @@ describe('Request bodies', () => {
     t = await createTestApp({ extraModules: [ProbeModule] });
     user = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const expected = {
     flag: false,

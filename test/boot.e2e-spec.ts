@@ -17,6 +17,9 @@ interface Started {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Servers not yet exited: a test that fails part way leaves its server to the suite to stop. */
+const running = new Set<Started>();
+
 function start(env: Record<string, string>): Started {
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
@@ -26,9 +29,14 @@ function start(env: Record<string, string>): Started {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
+    child.on('exit', (code, signal) => {
+      running.delete(started);
+      resolve({ code, signal });
+    }),
   );
-  return { child, output: () => output, exited };
+  const started: Started = { child, output: () => output, exited };
+  running.add(started);
+  return started;
 }
 
 async function waitFor(check: () => boolean, ms: number, output?: () => string): Promise<void> {
@@ -43,7 +51,15 @@ async function waitFor(check: () => boolean, ms: number, output?: () => string):
 
 describe('Starting the built server', () => {
   const dirs: string[] = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  afterAll(async () => {
+    await Promise.all(
+      [...running].map((server) => {
+        server.child.kill('SIGKILL');
+        return server.exited;
+      }),
+    );
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
 
   beforeAll(() => {
     if (!existsSync(MAIN)) {

@@ -6,7 +6,7 @@ describe('Command line', () => {
   beforeAll(async () => {
     t = await createTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function cli(...argv: string[]) {
     const out: string[] = [];

@@ -1,7 +1,14 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DOMAIN_CHANGED } from '@app/common';
 import { DomainEntity, LinkEntity } from '@app/database';
-import { createTestApp, startTestDnsServer, TestApp, TestDnsServer, TestUser } from '@app/testing';
+import {
+  closeAfterAll,
+  createTestApp,
+  startTestDnsServer,
+  TestApp,
+  TestDnsServer,
+  TestUser,
+} from '@app/testing';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const TOKEN_VALUE = /^linkdock-verify=[0-9a-f]{32}$/;
@@ -19,16 +26,13 @@ describe('Domains', () => {
   let t: TestApp;
   let owner: TestUser;
   let stranger: TestUser;
+  const opened = closeAfterAll();
 
   beforeAll(async () => {
-    dns = await startTestDnsServer();
-    t = await createTestApp({ env: { DNS_SERVERS: dns.address } });
+    dns = opened.add(await startTestDnsServer());
+    t = opened.add(await createTestApp({ env: { DNS_SERVERS: dns.address } }));
     owner = await t.createUser();
     stranger = await t.createUser();
-  });
-  afterAll(async () => {
-    await t.close();
-    await dns.close();
   });
 
   async function createDomain(fields: Record<string, string>, user = owner): Promise<number> {
@@ -846,7 +850,7 @@ describe('Domains tls-check rate limit', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { API_RATE_LIMIT: '2' } });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('counts keyless tls-check requests per client address and answers 429', async () => {
     const codes: number[] = [];

@@ -1,4 +1,5 @@
 import {
+  closeAfterAll,
   createTestApp,
   createTestDatabase,
   currentTestDb,
@@ -43,7 +44,7 @@ describe('Visitor edge', () => {
     t = await createTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1,::1' } });
     owner = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function createLink(fields: Record<string, unknown>): Promise<number> {
     const res = await t.http.post('/v1/links').set('Authorization', owner.auth).send(fields);
@@ -462,13 +463,13 @@ describe('Visitor edge', () => {
 
 describe('Visitor edge shutdown', () => {
   let database: TestDatabase;
+  const opened = closeAfterAll();
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = opened.add(await createTestDatabase(), (db) => db.drop());
   });
-  afterAll(() => database.drop());
 
   it('writes every buffered visit when the app stops', async () => {
-    const first = await createTestApp({ database });
+    const first = opened.add(await createTestApp({ database }));
     const user = await first.createUser();
     const created = await first.http
       .post('/v1/links')
@@ -482,7 +483,7 @@ describe('Visitor edge shutdown', () => {
     expect(recorder.counted).toBe(25);
     await first.close();
 
-    const second = await createTestApp({ database });
+    const second = opened.add(await createTestApp({ database }));
     const rows: Array<{ n: number | string }> = await second.dataSource.query(
       `SELECT COUNT(*) AS n FROM visits WHERE link_id = ${Number(id)}`,
     );
@@ -501,16 +502,12 @@ if (currentTestDb() === 'postgres') {
     let database: TestDatabase;
     let a: TestApp;
     let b: TestApp;
+    const opened = closeAfterAll();
     beforeAll(async () => {
-      database = await createTestDatabase();
+      database = opened.add(await createTestDatabase(), (db) => db.drop());
       const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' };
-      a = await createTestApp({ database, env });
-      b = await createTestApp({ database, env });
-    });
-    afterAll(async () => {
-      await a.close();
-      await b.close();
-      await database.drop();
+      a = opened.add(await createTestApp({ database, env }));
+      b = opened.add(await createTestApp({ database, env }));
     });
 
     it('drops a link from every instance cache when one instance changes it', async () => {

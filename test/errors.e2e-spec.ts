@@ -7,7 +7,7 @@ describe('Error responses', () => {
     t = await createTestApp();
     user = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('answers an unknown route with 404 in the error shape', async () => {
     const res = await t.http.get('/v1/nothing-here').set('Authorization', user.auth);
@@ -129,7 +129,7 @@ describe('A server fault', () => {
   beforeAll(async () => {
     t = await createTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('answers 500 with the request id and no internals', async () => {
     const user = await t.createUser();

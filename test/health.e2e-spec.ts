@@ -1,17 +1,9 @@
-import { createTestApp, TestApp } from '@app/testing';
+import { closeAfterAll, createTestApp } from '@app/testing';
 
 describe('GET /health', () => {
-  const apps: TestApp[] = [];
-  afterAll(async () => {
-    for (const t of apps) {
-      await t.close();
-    }
-  });
-  const start = async (env: Record<string, string> = {}) => {
-    const t = await createTestApp({ env });
-    apps.push(t);
-    return t;
-  };
+  const opened = closeAfterAll();
+  const start = async (env: Record<string, string> = {}) =>
+    opened.add(await createTestApp({ env }));
 
   it('answers 200 without a key when the database is up', async () => {
     const t = await start();

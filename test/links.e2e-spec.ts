@@ -39,7 +39,7 @@ describe('Links API', () => {
     owner = await t.createUser();
     stranger = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function create(
     fields: Record<string, unknown>,

@@ -25,7 +25,7 @@ describe('List envelope and list parameters', () => {
       ids.push(saved.id);
     }
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const list = (query: string) =>
     t.http.get(`/v1/projects${query}`).set('Authorization', user.auth);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { oauth1Header } from '@app/notifications';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
 import { MockHttpServer, MockSmtpServer } from './support/mock-servers';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -16,10 +16,11 @@ describe('Notification handlers', () => {
   let stranger: TestUser;
   const http = new MockHttpServer();
   const smtp = new MockSmtpServer();
+  const opened = closeAfterAll();
 
   beforeAll(async () => {
-    await http.start();
-    await smtp.start();
+    opened.add(await http.start(), (server) => server.stop());
+    opened.add(await smtp.start(), (server) => server.stop());
     t = await createTestApp({
       env: {
         ALLOW_PRIVATE_WEBHOOKS: '1',
@@ -38,13 +39,9 @@ describe('Notification handlers', () => {
         WHATSAPP_PHONE_NUMBER_ID: '1098765',
       },
     });
+    opened.add(t);
     owner = await t.createUser();
     stranger = await t.createUser();
-  });
-  afterAll(async () => {
-    await t.close();
-    await http.stop();
-    await smtp.stop();
   });
   beforeEach(() => http.reset());
 
@@ -780,15 +777,12 @@ describe('Notification handlers with the SSRF guard on (the default)', () => {
   let t: TestApp;
   let user: TestUser;
   const http = new MockHttpServer();
+  const opened = closeAfterAll();
 
   beforeAll(async () => {
-    await http.start();
-    t = await createTestApp({ env: { NOTIFY_TIMEOUT_MS: '5000' } });
+    opened.add(await http.start(), (server) => server.stop());
+    t = opened.add(await createTestApp({ env: { NOTIFY_TIMEOUT_MS: '5000' } }));
     user = await t.createUser();
-  });
-  afterAll(async () => {
-    await t.close();
-    await http.stop();
   });
 
   it.each([

@@ -10,7 +10,7 @@ describe('OpenAPI document', () => {
   beforeAll(async () => {
     t = await createTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('matches the committed docs/openapi.json (run `npm run openapi` after changing the API)', () => {
     const generated = serializeOpenApi(buildOpenApiDocument(t.app));

@@ -12,7 +12,7 @@ describe('Projects', () => {
     owner = await t.createUser();
     stranger = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function createProject(fields: Record<string, string>, user = owner): Promise<number> {
     const res = await t.http.post('/v1/projects').set('Authorization', user.auth).field(fields);

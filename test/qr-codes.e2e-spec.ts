@@ -61,7 +61,7 @@ describe('QR codes', () => {
       .png()
       .toBuffer();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const dir = (): string => join(t.config.dataDir, 'uploads', 'qr-codes');
   const fileOf = (url: string): string => join(dir(), url.split('/').pop() as string);

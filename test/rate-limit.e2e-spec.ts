@@ -1,6 +1,6 @@
 import { ApiKeysService } from '@app/auth';
 import { ApiKeyEntity } from '@app/database';
-import { createTestApp, createTestDatabase, TestApp } from '@app/testing';
+import { closeAfterAll, createTestApp, createTestDatabase, TestApp } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 
@@ -39,7 +39,7 @@ describe('Rate limit per API key, in memory', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { API_RATE_LIMIT: '3' } });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('counts every route against one budget per key and answers 429 with Retry-After', async () => {
     const user = await t.createUser();
@@ -105,7 +105,7 @@ describe('Rate limit of requests without a valid key, per client address', () =>
       env: { API_RATE_LIMIT: '3', TRUSTED_PROXIES: '127.0.0.1,::1' },
     });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   function from(address: string, auth?: string) {
     const req = t.http.get('/v1/user').set('X-Forwarded-For', address);
@@ -173,22 +173,16 @@ describe('Rate limit of requests without a valid key, per client address', () =>
 describe('Rate limit shared through Redis', () => {
   let a: TestApp;
   let b: TestApp;
-  let drop: () => Promise<void>;
+  const opened = closeAfterAll();
 
   beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
+    const database = opened.add(await createTestDatabase(), (db) => db.drop());
     const env = { API_RATE_LIMIT: '3', REDIS_URL, TRUSTED_PROXIES: '127.0.0.1,::1' };
-    a = await createTestApp({ env, database });
-    b = await createTestApp({ env, database });
+    a = opened.add(await createTestApp({ env, database }));
+    b = opened.add(await createTestApp({ env, database }));
     // Wait until both clients are connected, so the counts go to Redis rather than the fallback.
     await a.http.get('/health').expect(200);
     await b.http.get('/health').expect(200);
-  });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await drop();
   });
 
   it('lets two instances share one budget per key', async () => {
@@ -218,7 +212,7 @@ describe('Rate limit when Redis is unreachable', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { API_RATE_LIMIT: '2', REDIS_URL: 'redis://127.0.0.1:1' } });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('keeps serving and counts in-process instead of failing the request', async () => {
     const user = await t.createUser();

@@ -6,7 +6,7 @@ describe('Migrations and entities', () => {
   beforeAll(async () => {
     t = await createTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function pendingSchemaChanges(): Promise<string[]> {
     const log = await t.dataSource.driver.createSchemaBuilder().log();

@@ -4,7 +4,15 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SIGNATURE_TEMPLATES } from '@app/signatures';
-import { createTestApp, freePort, launchChromium, TestApp, TestUser } from '@app/testing';
+import {
+  closeAfterAll,
+  closeServer,
+  createTestApp,
+  freePort,
+  launchChromium,
+  TestApp,
+  TestUser,
+} from '@app/testing';
 import { Browser, Page } from 'playwright-core';
 
 // Headless Debian chromium renders every template through the public preview page; screenshots
@@ -20,13 +28,14 @@ describe('Signatures in Chromium', () => {
   let photoServer: Server;
   let photoUrl: string;
   const dialogs: string[] = [];
+  const opened = closeAfterAll();
 
   beforeAll(async () => {
     const port = await freePort();
-    t = await createTestApp({ env: { APP_URL: `http://127.0.0.1:${port}` } });
+    t = opened.add(await createTestApp({ env: { APP_URL: `http://127.0.0.1:${port}` } }));
     await t.app.listen(port, '127.0.0.1');
     user = await t.createUser();
-    browser = await launchChromium();
+    browser = opened.add(await launchChromium());
     page = await browser.newPage({ viewport: { width: 900, height: 600 } });
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
@@ -41,14 +50,9 @@ describe('Signatures in Chromium', () => {
       res.writeHead(200, { 'Content-Type': 'image/png' }).end(photo);
     });
     await new Promise<void>((resolve) => photoServer.listen(0, '127.0.0.1', resolve));
+    opened.add(photoServer, closeServer);
     photoUrl = `http://127.0.0.1:${(photoServer.address() as AddressInfo).port}/ada.png`;
     mkdirSync(ARTIFACTS, { recursive: true });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => photoServer?.close(resolve));
-    await t?.close();
   });
 
   const FULL = () => ({

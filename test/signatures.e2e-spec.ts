@@ -13,7 +13,7 @@ describe('Signatures', () => {
     owner = await t.createUser();
     stranger = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function create(fields: Record<string, unknown>, user = owner): Promise<number> {
     const res = await t.http.post('/v1/signatures').set('Authorization', user.auth).send(fields);

@@ -61,7 +61,7 @@ describe('Splash pages', () => {
       .jpeg()
       .toBuffer();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const dir = (): string => join(t.config.dataDir, 'uploads', 'splash-pages');
   const files = (): string[] => (existsSync(dir()) ? readdirSync(dir()).sort() : []);

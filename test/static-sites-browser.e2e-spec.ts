@@ -1,7 +1,15 @@
 /// <reference lib="dom" />
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestApp, freePort, launchChromium, TestApp, TestUser, writeZip } from '@app/testing';
+import {
+  closeAfterAll,
+  createTestApp,
+  freePort,
+  launchChromium,
+  TestApp,
+  TestUser,
+  writeZip,
+} from '@app/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
@@ -79,22 +87,18 @@ describe('Static sites in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let origin: string;
+  const opened = closeAfterAll();
 
   beforeAll(async () => {
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { APP_URL: origin } });
+    t = opened.add(await createTestApp({ env: { APP_URL: origin } }));
     await t.app.listen(port, '127.0.0.1');
     user = await t.createUser();
-    browser = await launchChromium();
+    browser = opened.add(await launchChromium());
     // HeadlessChrome's own user agent is (rightly) not counted as a visitor.
     page = await browser.newPage({ viewport: { width: 900, height: 600 }, userAgent: CHROME });
     mkdirSync(ARTIFACTS, { recursive: true });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   it('renders a site with its stylesheet, image and script, sandboxed, and counts one page view', async () => {
@@ -171,7 +175,7 @@ describe('Static sites in Chromium', () => {
       });
       gated = await context.newPage();
     });
-    afterEach(() => context.close());
+    afterEach(() => context?.close());
 
     async function createSite(fields: Record<string, string>): Promise<number> {
       const zip = writeZip([

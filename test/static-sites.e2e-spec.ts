@@ -65,7 +65,7 @@ describe('Static sites', () => {
     owner = await t.createUser();
     stranger = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   function upload(
     path: string,

@@ -56,7 +56,7 @@ describe('Statistics', () => {
     jest.useRealTimers();
     jest.restoreAllMocks();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function setZone(user: TestUser, zone: string): Promise<void> {
     const p = currentTestDb() === 'postgres' ? ['$1', '$2'] : ['?', '?'];

@@ -1,4 +1,11 @@
-import { createTestApp, startTestDnsServer, TestApp, TestDnsServer, TestUser } from '@app/testing';
+import {
+  closeAfterAll,
+  createTestApp,
+  startTestDnsServer,
+  TestApp,
+  TestDnsServer,
+  TestUser,
+} from '@app/testing';
 import { buildOpenApiDocument } from '../apps/api/src/openapi';
 
 /**
@@ -315,6 +322,7 @@ describe('Team access matrix', () => {
   let stranger: TestUser;
   let invited: TestUser;
   let full: TestUser;
+  const opened = closeAfterAll();
   /** A member whose only flag besides read is the key (read: read only). */
   const only = {} as Record<Flag, TestUser>;
   /** A member with every flag but the key. */
@@ -338,8 +346,10 @@ describe('Team access matrix', () => {
   }
 
   beforeAll(async () => {
-    dns = await startTestDnsServer();
-    t = await createTestApp({ env: { DNS_SERVERS: dns.address, API_RATE_LIMIT: '1000000' } });
+    dns = opened.add(await startTestDnsServer());
+    t = opened.add(
+      await createTestApp({ env: { DNS_SERVERS: dns.address, API_RATE_LIMIT: '1000000' } }),
+    );
     owner = await t.createUser();
     stranger = await t.createUser();
     const team = await t.http
@@ -355,10 +365,6 @@ describe('Team access matrix', () => {
     }
     full = await member(FLAGS);
     invited = await member(FLAGS, false);
-  });
-  afterAll(async () => {
-    await t.close();
-    await dns.close();
   });
 
   async function send(call: Call, user: TestUser | null, team?: number | string) {

@@ -17,7 +17,7 @@ describe('Teams', () => {
     invitee = await t.createUser();
     stranger = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function createTeam(name: string, user = owner): Promise<number> {
     const res = await t.http.post('/v1/teams').set('Authorization', user.auth).field('name', name);

@@ -3,7 +3,15 @@ import { mkdirSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createTestApp, freePort, launchChromium, TestApp, TestUser } from '@app/testing';
+import {
+  closeAfterAll,
+  closeServer,
+  createTestApp,
+  freePort,
+  launchChromium,
+  TestApp,
+  TestUser,
+} from '@app/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
@@ -32,11 +40,12 @@ describe('Visitor pages in Chromium', () => {
   const dialogs: string[] = [];
   const cspErrors: string[] = [];
   let logo: Buffer;
+  const opened = closeAfterAll();
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { APP_URL: base } });
+    t = opened.add(await createTestApp({ env: { APP_URL: base } }));
     await t.app.listen(port, '127.0.0.1');
     owner = await t.createUser();
     destinations = createServer((req, res) => {
@@ -45,6 +54,7 @@ describe('Visitor pages in Chromium', () => {
         .end(`<!doctype html><title>Destination</title><h1>Destination ${req.url}</h1>`);
     });
     await new Promise<void>((resolve) => destinations.listen(0, '127.0.0.1', resolve));
+    opened.add(destinations, closeServer);
     dest = `http://localhost:${(destinations.address() as AddressInfo).port}`;
     logo = await sharp({
       create: { width: 240, height: 80, channels: 4, background: '#2f5bea' },
@@ -58,7 +68,7 @@ describe('Visitor pages in Chromium', () => {
       ])
       .png()
       .toBuffer();
-    browser = await launchChromium();
+    browser = opened.add(await launchChromium());
     mkdirSync(ARTIFACTS, { recursive: true });
   });
 
@@ -82,12 +92,6 @@ describe('Visitor pages in Chromium', () => {
   });
 
   afterEach(() => context?.close());
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => destinations?.close(resolve));
-    await t?.close();
-  });
 
   async function splash(
     fields: Record<string, string>,

@@ -12,7 +12,7 @@ describe('VISITS_RETENTION_DAYS', () => {
     t = await createTestApp({ env: { VISITS_RETENTION_DAYS: '30' } });
     user = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('deletes raw visits older than the setting and keeps their statistics', async () => {
     const res = await t.http

@@ -13,13 +13,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The browser the suites drive: `CHROMIUM_PATH`, or Debian's chromium. */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
 /**
  * Headless Debian chromium (`CHROMIUM_PATH` to use another binary), quiet: no background
  * networking, updates or sync, so that tests see only the requests their pages make.
  */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: [
       '--headless',
       '--no-sandbox',

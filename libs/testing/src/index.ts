@@ -5,3 +5,4 @@ export * from './dns-server';
 export * from './fixtures';
 export * from './zip-writer';
 export * from './browser';
+export * from './cleanup';

@@ -43,26 +43,43 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(options.db));
-  const loaded = loadConfig({
-    LOG_LEVEL: process.env.LINKDOCK_TEST_LOG_LEVEL ?? 'silent',
-    APP_URL: 'http://links.test',
-    ...database.env,
-    ...options.env,
-  });
-  const config: AppConfig =
-    loaded.database.type === 'postgres' && database.schema
-      ? { ...loaded, database: { ...loaded.database, schema: database.schema } }
-      : loaded;
-  const app = await createApp(config, { extraModules: options.extraModules });
-  const dataSource = app.get(DataSource);
-  await runMigrations(dataSource);
-  await app.init();
-  const users = app.get(UsersService);
+  const dropOwnDatabase = () => (options.database ? Promise.resolve() : database.drop());
+  let app: NestExpressApplication | undefined;
+  try {
+    const loaded = loadConfig({
+      LOG_LEVEL: process.env.LINKDOCK_TEST_LOG_LEVEL ?? 'silent',
+      APP_URL: 'http://links.test',
+      ...database.env,
+      ...options.env,
+    });
+    const config: AppConfig =
+      loaded.database.type === 'postgres' && database.schema
+        ? { ...loaded, database: { ...loaded.database, schema: database.schema } }
+        : loaded;
+    app = await createApp(config, { extraModules: options.extraModules });
+    await runMigrations(app.get(DataSource));
+    await app.init();
+    return wrap(app, config, dropOwnDatabase);
+  } catch (error) {
+    // The suite never gets this app to close: an open pool or Redis client would keep Jest from
+    // exiting. The first error is the one worth reporting.
+    await app?.close().catch(() => undefined);
+    await dropOwnDatabase().catch(() => undefined);
+    throw error;
+  }
+}
 
+function wrap(
+  app: NestExpressApplication,
+  config: AppConfig,
+  dropOwnDatabase: () => Promise<void>,
+): TestApp {
+  const users = app.get(UsersService);
+  let closing: Promise<void> | undefined;
   return {
     app,
     config,
-    dataSource,
+    dataSource: app.get(DataSource),
     http: request(app.getHttpServer()),
     async createUser(email?: string): Promise<TestUser> {
       userCounter += 1;
@@ -75,11 +92,10 @@ export async function createTestApp(
         auth: `Bearer ${issued.apiKey}`,
       };
     },
-    async close(): Promise<void> {
-      await app.close();
-      if (!options.database) {
-        await database.drop();
-      }
+    close(): Promise<void> {
+      // Once: a suite's cleanup may close an app that a test has closed already.
+      closing ??= app.close().then(dropOwnDatabase);
+      return closing;
     },
   };
 }

@@ -1,0 +1,3 @@
+import { repeatMissingPrerequisites } from '../libs/testing/src/prerequisites';
+
+export default () => repeatMissingPrerequisites();
