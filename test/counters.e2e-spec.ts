@@ -44,7 +44,7 @@ describe('Counters', () => {
     linkId = (res.body as { data: { id: number } }).data.id;
   });
   afterEach(() => jest.useRealTimers());
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function visitAt(iso: string, userAgent: string): Promise<void> {
     jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: new Date(iso) });

@@ -20,7 +20,7 @@ describe('Hostile values', () => {
     t = await createTestApp();
     owner = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const post = (path: string, body: Record<string, unknown>) =>
     t.http.post(path).set('Authorization', owner.auth).send(body);

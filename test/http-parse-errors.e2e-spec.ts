@@ -45,7 +45,7 @@ describe('Requests the HTTP parser refuses', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   function expectErrorShape(res: RawResponse, status: number, code: string, title: string): void {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');

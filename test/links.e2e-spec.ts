@@ -596,7 +596,7 @@ describe('Links API on a loopback APP_URL', () => {
     t = await createTestApp({ env: { APP_URL: 'http://127.0.0.1:3000' } });
     user = await t.createUser();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   function create(fields: Record<string, unknown>) {
     return t.http.post('/v1/links').set('Authorization', user.auth).send(fields);
