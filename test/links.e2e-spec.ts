@@ -660,8 +660,10 @@ describe('Links API on a loopback APP_URL', () => {
     expect(res.body).toEqual(loop('location_url', 'localhost'));
   });
 
-  it('accepts a destination on another host', async () => {
-    const res = await create({ location_url: 'http://127.0.0.1.example.com:3000/x' });
-    expect(res.status).toBe(201);
+  it('accepts a destination on another host, or on another port of the local machine', async () => {
+    for (const location_url of ['http://127.0.0.1.example.com:3000/x', 'http://localhost:8080/x']) {
+      const res = await create({ location_url });
+      expect(res.status).toBe(201);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { hostIdentity, LOOPBACK_HOST } from './host-identity';
+import { hostIdentity, LOOPBACK_HOST, serverIdentity } from './host-identity';
 
 /** The identity of a URL's host, read as the links service reads destinations. */
 function identityOf(url: string): string {
@@ -54,4 +54,17 @@ describe(hostIdentity.name, () => {
       expect(identityOf(url)).not.toBe(LOOPBACK_HOST);
     },
   );
+});
+
+describe(serverIdentity.name, () => {
+  it.each([
+    ['http://localhost:3000/', 'http://[::ffff:127.0.0.1]:3000/x', true],
+    ['http://127.0.0.1/', 'http://localhost:80/x', true],
+    ['https://localhost/', 'https://[::1]:443/x', true],
+    ['http://localhost:3000/', 'http://127.0.0.1:8080/x', false],
+    ['http://localhost/', 'https://localhost/x', false],
+    ['https://links.example/', 'https://links.example:8443/x', true],
+  ])('%s and %s are the same server: %s', (app, destination, same) => {
+    expect(serverIdentity(new URL(destination)) === serverIdentity(new URL(app))).toBe(same);
+  });
 });

@@ -30,3 +30,17 @@ export function hostIdentity(hostname: string): string {
   const range = address.range();
   return range === 'loopback' || range === 'unspecified' ? LOOPBACK_HOST : address.toString();
 }
+
+/**
+ * The server a URL reaches: its host identity, and for the local machine also its port, since
+ * one machine serves many things on loopback (a destination at `localhost:8080` is not this
+ * service at `localhost:3000`). On other hosts the port is left out: a URL on this service's own
+ * name is refused whatever its port.
+ */
+export function serverIdentity(url: URL): string {
+  const host = hostIdentity(url.hostname);
+  if (host !== LOOPBACK_HOST) {
+    return host;
+  }
+  return `${host}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}

@@ -30,7 +30,7 @@ import {
 import { isReservedAlias, randomAlias } from './alias';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
-import { hostIdentity } from './host-identity';
+import { hostIdentity, serverIdentity } from './host-identity';
 import { hashLinkPassword } from './link-password';
 import { LinkResponse, toLinkResponse } from './link.mapper';
 import { isTargetingType, parseTargeting, parseWhatsappUrl, whatsappUrl } from './link-rules';
@@ -42,7 +42,7 @@ const UPDATE_ATTEMPTS = 3;
 
 @Injectable()
 export class LinksService {
-  private readonly mainHost: string;
+  private readonly mainServer: string;
 
   constructor(
     private readonly links: LinksRepository,
@@ -54,7 +54,7 @@ export class LinksService {
     private readonly sites: StaticSites,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.mainHost = hostIdentity(new URL(config.appUrl).hostname);
+    this.mainServer = serverIdentity(new URL(config.appUrl));
   }
 
   async list(actor: Actor, query: ListQuery): Promise<Paginated<LinkResponse>> {
@@ -412,9 +412,12 @@ export class LinksService {
     if (url === null) {
       return;
     }
-    const hostname = new URL(url).hostname.replace(/\.+$/, '');
-    const host = hostIdentity(hostname);
-    if (host === this.mainHost || (await this.domains.findEnabledByHost(host))) {
+    const parsed = new URL(url);
+    const hostname = parsed.hostname.replace(/\.+$/, '');
+    if (
+      serverIdentity(parsed) === this.mainServer ||
+      (await this.domains.findEnabledByHost(hostIdentity(hostname)))
+    ) {
       problems.push({
         title: `${field} must not point back at this link service (${hostname}).`,
         field,
