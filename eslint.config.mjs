@@ -3,6 +3,57 @@ import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/** Imports that climb into another app's sources (`../../worker/src/...`). */
+const OTHER_APP = (app) => ({
+  regex: `^(\\.\\./)+(?!${app}/)[a-z-]+/src(/|$)`,
+  message: 'An app does not import another app (see docs/architecture.md).',
+});
+
+/**
+ * The boundaries of docs/architecture.md: libraries never import apps, and apps import libraries
+ * only through their `@app/<name>` entry points.
+ */
+const boundaries = [
+  {
+    files: ['libs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)apps(/|$)',
+              message: 'A library never imports an app: dependencies point from apps to libs.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...['api', 'cli', 'worker'].map((app) => ({
+    files: [`apps/${app}/**/*.ts`],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)libs(/|$)',
+              message: 'Import a library through its @app/<name> entry point.',
+            },
+            {
+              regex: '^@app/[^/]+/',
+              message: 'Import a library through its @app/<name> entry point, not its files.',
+            },
+            OTHER_APP(app),
+          ],
+        },
+      ],
+    },
+  })),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '**/*.js', '**/*.mjs'] },
   eslint.configs.recommended,
@@ -22,6 +73,7 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
     },
   },
+  ...boundaries,
   {
     // Tests read response bodies, which supertest types as any.
     files: ['test/**/*.ts', '**/*.spec.ts', 'libs/testing/**/*.ts'],

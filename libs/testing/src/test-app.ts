@@ -6,7 +6,6 @@ import { runMigrations } from '@app/database';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../../apps/api/src/configure-app';
 import { createTestDatabase, TestDatabase, TestDb } from './test-database';
 
 export interface TestUser {
@@ -29,6 +28,23 @@ export interface TestApp {
 
 let userCounter = 0;
 
+/** Builds the application under test from a configuration (apps/api's createApp). */
+export type AppFactory = (
+  config: AppConfig,
+  options: { extraModules?: Type[] },
+) => Promise<NestExpressApplication>;
+
+let registeredFactory: AppFactory | null = null;
+
+/**
+ * Sets the application createTestApp builds when a suite passes none. The e2e projects' setup
+ * files (test/setup-*.ts) register apps/api's createApp, so that this library never imports an
+ * app.
+ */
+export function useAppFactory(factory: AppFactory): void {
+  registeredFactory = factory;
+}
+
 /**
  * The whole application, configured as production runs it, on a fresh database of this project's
  * dialect with migrations applied. `env` overrides variables exactly as the environment would.
@@ -40,8 +56,14 @@ export async function createTestApp(
     database?: TestDatabase;
     /** Probe modules mounted inside the real app (for testing conventions). */
     extraModules?: Type[];
+    /** The application to build; the registered one (useAppFactory) by default. */
+    factory?: AppFactory;
   } = {},
 ): Promise<TestApp> {
+  const createApp = options.factory ?? registeredFactory;
+  if (createApp === null) {
+    throw new Error('createTestApp has no app factory: call useAppFactory(createApp) first.');
+  }
   const database = options.database ?? (await createTestDatabase(options.db));
   const dropOwnDatabase = () => (options.database ? Promise.resolve() : database.drop());
   let app: NestExpressApplication | undefined;
