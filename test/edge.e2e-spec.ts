@@ -8,7 +8,7 @@ import {
   TestDatabase,
   TestUser,
 } from '@app/testing';
-import { EdgeService } from '../apps/api/src/links/edge/edge.service';
+import { EdgeService } from '../apps/api/src/visitor/visitor-listener';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
 const CHROME =

@@ -1,6 +1,6 @@
 import { createTestApp, TestApp, TestUser } from '@app/testing';
-import { EdgeCache } from '../apps/api/src/links/edge/edge-cache.service';
-import type { EdgeLink } from '../apps/api/src/links/edge/edge-link';
+import { EdgeCache } from '../apps/api/src/visitor/cache/visitor-cache.service';
+import type { EdgeLink } from '../apps/api/src/visitor/cache/visitor-link';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -2,12 +2,12 @@ import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { deriveKey, SECRETS_KEY } from '@app/config';
-import { EdgeCache } from './edge-cache.service';
-import { EDGE_SECRET } from './edge-secret';
-import { EdgeService } from './edge.service';
-import { StaticFiles } from './edge-static';
-import { VisitorInfo } from './visitor-info';
-import { VisitRecorder } from './visit-recorder.service';
+import { EdgeCache } from './cache/visitor-cache.service';
+import { EDGE_SECRET } from './visitor-secret';
+import { EdgeService } from './visitor-listener';
+import { StaticFiles } from './static/static-files';
+import { VisitorInfo } from '../links/edge/visitor-info';
+import { VisitRecorder } from '../links/edge/visit-recorder.service';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -1,5 +1,5 @@
 import { defaultLinkSettings, LinkEntity, LinkSettings } from '@app/database';
-import { compileLink, EdgeLink, withUtm } from './edge-link';
+import { compileLink, EdgeLink, withUtm } from './visitor-link';
 
 const NO_UTM = { source: null, medium: null, campaign: null };
 const HASH = 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g';

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import type { ServerResponse } from 'node:http';
-import type { EdgeCache } from './edge-cache.service';
-import type { StaticFiles } from './edge-static';
-import { EdgeService } from './edge.service';
-import type { VisitorInfo } from './visitor-info';
-import type { VisitRecorder } from './visit-recorder.service';
+import type { EdgeCache } from './cache/visitor-cache.service';
+import type { StaticFiles } from './static/static-files';
+import { EdgeService } from './visitor-listener';
+import type { VisitorInfo } from '../links/edge/visitor-info';
+import type { VisitRecorder } from '../links/edge/visit-recorder.service';
 
 describe(EdgeService.name, () => {
   const edge = new EdgeService(

@@ -4,11 +4,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BlockList } from 'node:net';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { SiteRef } from '@app/storage';
-import { isReservedAlias } from '../alias';
-import { verifyLinkPassword } from '../link-password';
+import { isReservedAlias } from '../links/alias';
+import { verifyLinkPassword } from '../links/link-password';
 import { buildTrustedProxies, clientIp } from '@app/common';
-import { EdgeCache, EdgeDomain } from './edge-cache.service';
-import { EdgeLink } from './edge-link';
+import { EdgeCache, EdgeDomain } from './cache/visitor-cache.service';
+import { EdgeLink } from './cache/visitor-link';
 import {
   methodNotAllowedPage,
   notFoundPage,
@@ -16,19 +16,19 @@ import {
   passwordPage,
   sensitiveContentPage,
   tooManyAttemptsPage,
-} from './edge-pages';
-import { EDGE_SECRET } from './edge-secret';
+} from './pages/visitor-pages';
+import { EDGE_SECRET } from './visitor-secret';
 import {
   isSignedFor,
   SITE_ACCESS_RENEW_SECONDS,
   SITE_ACCESS_SECONDS,
   signSiteAccess,
   splitSiteAccess,
-} from './site-access';
-import { splashPage } from './splash-page';
-import { StaticFiles } from './edge-static';
-import { VisitorInfo } from './visitor-info';
-import { VisitRecorder } from './visit-recorder.service';
+} from './static/site-access';
+import { splashPage } from './pages/splash-page';
+import { StaticFiles } from './static/static-files';
+import { VisitorInfo } from '../links/edge/visitor-info';
+import { VisitRecorder } from '../links/edge/visit-recorder.service';
 
 /** `/{alias}` and, for static sites, `/{alias}/any/path`. */
 const LINK_PATH = /^\/([A-Za-z0-9_-]{3,64})(\/.*)?$/;

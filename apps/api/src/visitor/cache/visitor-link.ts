@@ -7,7 +7,7 @@ import {
   TargetingRule,
   TargetingType,
 } from '@app/database';
-import type { EdgeSplash } from './splash-page';
+import type { EdgeSplash } from '../pages/splash-page';
 import type { SiteRef } from '@app/storage';
 
 /** A link compiled for the visitor edge: everything a redirect needs, computed once per load. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SPLASH_DEFAULT_COLOR, SplashPageEntity, SPLASH_UPLOADS_PATH } from '@app/database';
-import { layout, pageHeaders } from './edge-pages';
+import { layout, pageHeaders } from './visitor-pages';
 import { markup, raw } from './html';
 
 /** A splash page compiled for the edge (cached with the links that show it). */

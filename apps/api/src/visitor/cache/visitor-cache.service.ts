@@ -16,9 +16,9 @@ import {
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
 import { BoundedCache } from './bounded-cache';
-import { compileLink, EdgeLink, locationOf } from './edge-link';
-import { compileSplash } from './splash-page';
-import { VisitRecorder } from './visit-recorder.service';
+import { compileLink, EdgeLink, locationOf } from './visitor-link';
+import { compileSplash } from '../pages/splash-page';
+import { VisitRecorder } from '../../links/edge/visit-recorder.service';
 
 /** A custom domain as the edge routes it. */
 export interface EdgeDomain {
