@@ -1,15 +1,15 @@
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import type { ServerResponse } from 'node:http';
-import type { EdgeCache } from './cache/visitor-cache.service';
+import type { VisitorCache } from './cache/visitor-cache.service';
 import type { StaticFiles } from './static/static-files';
-import { EdgeService } from './visitor-listener';
+import { VisitorListener } from './visitor-listener';
 import type { VisitorInfo } from '../links/edge/visitor-info';
 import type { VisitRecorder } from '../links/edge/visit-recorder.service';
 
-describe(EdgeService.name, () => {
-  const edge = new EdgeService(
-    {} as EdgeCache,
+describe(VisitorListener.name, () => {
+  const edge = new VisitorListener(
+    {} as VisitorCache,
     {} as VisitRecorder,
     {} as VisitorInfo,
     {} as StaticFiles,

@@ -7,8 +7,8 @@ import type { SiteRef } from '@app/storage';
 import { isReservedAlias } from '../links/alias';
 import { verifyLinkPassword } from '../links/link-password';
 import { buildTrustedProxies, clientIp } from '@app/common';
-import { EdgeCache, EdgeDomain } from './cache/visitor-cache.service';
-import { EdgeLink } from './cache/visitor-link';
+import { VisitorCache, VisitorDomain } from './cache/visitor-cache.service';
+import { VisitorLink } from './cache/visitor-link';
 import {
   methodNotAllowedPage,
   notFoundPage,
@@ -17,7 +17,7 @@ import {
   sensitiveContentPage,
   tooManyAttemptsPage,
 } from './pages/visitor-pages';
-import { EDGE_SECRET } from './visitor-secret';
+import { VISITOR_SECRET } from './visitor-secret';
 import {
   isSignedFor,
   SITE_ACCESS_RENEW_SECONDS,
@@ -46,7 +46,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 /** Where a request lands: the main domain (0) or an enabled custom domain. */
 interface Route {
   domainId: number;
-  domain: EdgeDomain | null;
+  domain: VisitorDomain | null;
 }
 
 const MAIN_ROUTE: Route = { domainId: 0, domain: null };
@@ -59,8 +59,8 @@ const MAIN_ROUTE: Route = { domainId: 0, domain: null };
  * while the link is looked up and handed to `next` (Nest) when the alias is not a static site.
  */
 @Injectable()
-export class EdgeService {
-  private readonly logger = new Logger(EdgeService.name);
+export class VisitorListener {
+  private readonly logger = new Logger(VisitorListener.name);
   private readonly mainHost: string;
   private readonly trusted: BlockList | null;
   private readonly secureCookies: boolean;
@@ -69,11 +69,11 @@ export class EdgeService {
   private readonly attempts = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
-    private readonly cache: EdgeCache,
+    private readonly cache: VisitorCache,
     private readonly recorder: VisitRecorder,
     private readonly info: VisitorInfo,
     private readonly files: StaticFiles,
-    @Inject(EDGE_SECRET) private readonly secret: Buffer,
+    @Inject(VISITOR_SECRET) private readonly secret: Buffer,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const appUrl = new URL(config.appUrl);
@@ -153,7 +153,7 @@ export class EdgeService {
   }
 
   private routeTo(
-    domain: EdgeDomain | null,
+    domain: VisitorDomain | null,
     res: ServerResponse,
     then: (route: Route) => void,
     disabled?: () => void,
@@ -195,7 +195,7 @@ export class EdgeService {
   /** A link's gates, in order: password, sensitive content, splash page, then the destination. */
   private answer(
     route: Route,
-    link: EdgeLink | null,
+    link: VisitorLink | null,
     req: IncomingMessage,
     res: ServerResponse,
     target: Target,
@@ -260,7 +260,7 @@ export class EdgeService {
   }
 
   /** The password form and the sensitive-content confirmation; other POSTs are refused. */
-  private answerPost(link: EdgeLink, req: IncomingMessage, res: ServerResponse, action: string) {
+  private answerPost(link: VisitorLink, req: IncomingMessage, res: ServerResponse, action: string) {
     if (link.passwordHash === null && !link.sensitive) {
       res.writeHead(405, { ...PAGE_HEADERS, Allow: 'GET, HEAD' });
       res.end(methodNotAllowedPage());
@@ -278,7 +278,7 @@ export class EdgeService {
    */
   private answerSite(
     route: Route,
-    link: EdgeLink,
+    link: VisitorLink,
     site: SiteRef,
     req: IncomingMessage,
     res: ServerResponse,
@@ -354,7 +354,7 @@ export class EdgeService {
    */
   private serveSite(
     route: Route,
-    link: EdgeLink,
+    link: VisitorLink,
     site: SiteRef,
     req: IncomingMessage,
     res: ServerResponse,
@@ -401,7 +401,7 @@ export class EdgeService {
 
   /** Counts one visit (not for HEAD and bots, which the callers and this check exclude). */
   private countVisit(
-    link: EdgeLink,
+    link: VisitorLink,
     req: IncomingMessage,
     ip: string | null,
     query: string | null,
@@ -423,7 +423,7 @@ export class EdgeService {
   }
 
   private redirectVisitor(
-    link: EdgeLink,
+    link: VisitorLink,
     req: IncomingMessage,
     res: ServerResponse,
     query: string | null,
@@ -458,7 +458,7 @@ export class EdgeService {
   }
 
   /** The destination of the first rule matching the visitor, or null to use the default. */
-  private target(link: EdgeLink, req: IncomingMessage, ip: string | null): string | null {
+  private target(link: VisitorLink, req: IncomingMessage, ip: string | null): string | null {
     switch (link.targetingType) {
       case 'rotation': {
         let pick = randomInt(link.rotationTotal);
@@ -499,7 +499,7 @@ export class EdgeService {
 
   /** The password form and the sensitive-content confirmation post back to the link itself. */
   private async answerForm(
-    link: EdgeLink,
+    link: VisitorLink,
     req: IncomingMessage,
     res: ServerResponse,
     action: string,
@@ -549,13 +549,13 @@ export class EdgeService {
     return entry.count <= PASSWORD_ATTEMPTS_PER_MINUTE;
   }
 
-  private passwordToken(link: EdgeLink): string {
+  private passwordToken(link: VisitorLink): string {
     return createHmac('sha256', this.secret)
       .update(`link-password|${link.id}|${link.passwordTag ?? ''}`)
       .digest('base64url');
   }
 
-  private hasPasswordCookie(req: IncomingMessage, link: EdgeLink): boolean {
+  private hasPasswordCookie(req: IncomingMessage, link: VisitorLink): boolean {
     const value = readCookie(req, `ld_pw_${link.id}`);
     if (value === null) {
       return false;
@@ -572,7 +572,7 @@ export class EdgeService {
     return `${name}=${value}${age}; Path=${path}; HttpOnly; SameSite=Lax${secure}`;
   }
 
-  private notFound(res: ServerResponse, domain: EdgeDomain | null, head: boolean): void {
+  private notFound(res: ServerResponse, domain: VisitorDomain | null, head: boolean): void {
     if (domain?.notFoundUrl) {
       redirect(res, 302, domain.notFoundUrl, TEMPORARY_CACHE);
       return;

@@ -2,9 +2,9 @@ import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { deriveKey, SECRETS_KEY } from '@app/config';
-import { EdgeCache } from './cache/visitor-cache.service';
-import { EDGE_SECRET } from './visitor-secret';
-import { EdgeService } from './visitor-listener';
+import { VisitorCache } from './cache/visitor-cache.service';
+import { VISITOR_SECRET } from './visitor-secret';
+import { VisitorListener } from './visitor-listener';
 import { StaticFiles } from './static/static-files';
 import { VisitorInfo } from '../links/edge/visitor-info';
 import { VisitRecorder } from '../links/edge/visit-recorder.service';
@@ -12,28 +12,29 @@ import { VisitRecorder } from '../links/edge/visit-recorder.service';
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * The visitor edge. Once the app is built it puts EdgeService in front of the HTTP server's
- * request listener (Express, with Nest inside): requests the edge does not claim go on to it.
+ * The visitor side. Once the app is built it puts VisitorListener in front of the HTTP server's
+ * request listener (Express, with Nest inside): requests it does not claim go on to Express.
  */
 @Module({
   providers: [
-    EdgeCache,
-    EdgeService,
+    VisitorCache,
+    VisitorListener,
     StaticFiles,
     VisitRecorder,
     { provide: VisitorInfo, useFactory: () => new VisitorInfo() },
     {
-      provide: EDGE_SECRET,
+      provide: VISITOR_SECRET,
       inject: [SECRETS_KEY],
+      // The label is part of the key: a new one would void every password cookie and visitor hash.
       useFactory: (key: Buffer) => deriveKey(key, 'edge cookies and visitor hashes'),
     },
   ],
-  exports: [EdgeCache, VisitRecorder, VisitorInfo],
+  exports: [VisitorCache, VisitRecorder, VisitorInfo],
 })
-export class EdgeModule implements OnApplicationBootstrap {
+export class VisitorModule implements OnApplicationBootstrap {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly edge: EdgeService,
+    private readonly listener: VisitorListener,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -47,10 +48,10 @@ export class EdgeModule implements OnApplicationBootstrap {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       let claimed: boolean;
       try {
-        claimed = this.edge.handle(req, res, next);
+        claimed = this.listener.handle(req, res, next);
       } catch (error) {
-        // A fault in the edge must not take the process down with it.
-        this.edge.fail(res, error);
+        // A fault in the visitor side must not take the process down with it.
+        this.listener.fail(res, error);
         return;
       }
       if (!claimed) {
