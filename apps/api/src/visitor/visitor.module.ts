@@ -2,14 +2,23 @@ import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { deriveKey, SECRETS_KEY } from '@app/config';
-import { VisitorCache } from './cache/visitor-cache.service';
-import { VISITOR_SECRET } from './visitor-secret';
-import { VisitorListener } from './visitor-listener';
-import { StaticFiles } from './static/static-files';
 import { VisitorInfo } from '../links/edge/visitor-info';
 import { VisitRecorder } from '../links/edge/visit-recorder.service';
-
-type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+import { VisitorCache } from './cache/visitor-cache.service';
+import { ClicksLimitGate } from './gates/clicks-limit.gate';
+import { PasswordGate } from './gates/password.gate';
+import { ScheduleGate } from './gates/schedule.gate';
+import { SensitiveGate } from './gates/sensitive.gate';
+import { SplashGate } from './gates/splash.gate';
+import { TargetingGate } from './gates/targeting.gate';
+import { fail } from './http';
+import { VisitorRouter } from './router';
+import { SiteServer } from './static/site-server';
+import { StaticFiles } from './static/static-files';
+import type { RequestListener } from './visit';
+import { VisitCounter } from './visit-counter';
+import { VisitorListener } from './visitor-listener';
+import { VISITOR_SECRET } from './visitor-secret';
 
 /**
  * The visitor side. Once the app is built it puts VisitorListener in front of the HTTP server's
@@ -19,6 +28,15 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
   providers: [
     VisitorCache,
     VisitorListener,
+    VisitorRouter,
+    ScheduleGate,
+    ClicksLimitGate,
+    PasswordGate,
+    SensitiveGate,
+    TargetingGate,
+    SplashGate,
+    VisitCounter,
+    SiteServer,
     StaticFiles,
     VisitRecorder,
     { provide: VisitorInfo, useFactory: () => new VisitorInfo() },
@@ -51,7 +69,7 @@ export class VisitorModule implements OnApplicationBootstrap {
         claimed = this.listener.handle(req, res, next);
       } catch (error) {
         // A fault in the visitor side must not take the process down with it.
-        this.listener.fail(res, error);
+        fail(res, error);
         return;
       }
       if (!claimed) {

@@ -1,21 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { AppConfig } from '@app/config';
 import type { ServerResponse } from 'node:http';
-import type { VisitorCache } from './cache/visitor-cache.service';
-import type { StaticFiles } from './static/static-files';
-import { VisitorListener } from './visitor-listener';
-import type { VisitorInfo } from '../links/edge/visitor-info';
-import type { VisitRecorder } from '../links/edge/visit-recorder.service';
+import { fail } from './http';
 
-describe(VisitorListener.name, () => {
-  const edge = new VisitorListener(
-    {} as VisitorCache,
-    {} as VisitRecorder,
-    {} as VisitorInfo,
-    {} as StaticFiles,
-    Buffer.alloc(32),
-    { appUrl: 'http://links.test', trustedProxies: [] } as unknown as AppConfig,
-  );
+describe(fail.name, () => {
   const response = (headersSent: boolean) => {
     const res = {
       headersSent,
@@ -38,7 +25,7 @@ describe(VisitorListener.name, () => {
     'drops the connection of a client that went away (%s) without logging an error',
     (code) => {
       const res = response(true);
-      edge.fail(res, Object.assign(new Error('Premature close'), { code }));
+      fail(res, Object.assign(new Error('Premature close'), { code }));
       expect(res.destroy).toHaveBeenCalled();
       expect(logged).not.toHaveBeenCalled();
     },
@@ -46,7 +33,7 @@ describe(VisitorListener.name, () => {
 
   it('logs other faults and answers 503 while it still can', () => {
     const res = response(false);
-    edge.fail(res, new Error('disk on fire'));
+    fail(res, new Error('disk on fire'));
     expect(res.removeHeader).toHaveBeenCalledWith('location');
     expect(res.writeHead).toHaveBeenCalledWith(503, expect.anything());
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('disk on fire'));
@@ -57,7 +44,7 @@ describe(VisitorListener.name, () => {
     res.writeHead.mockImplementation(() => {
       throw new Error('write after end');
     });
-    expect(() => edge.fail(res, new Error('first fault'))).not.toThrow();
+    expect(() => fail(res, new Error('first fault'))).not.toThrow();
     expect(res.destroy).toHaveBeenCalled();
   });
 });
