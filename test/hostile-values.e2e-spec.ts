@@ -1,6 +1,6 @@
 import { createTestApp, TestApp, TestUser } from '@app/testing';
-import { EdgeCache } from '../apps/api/src/links/edge/edge-cache.service';
-import type { EdgeLink } from '../apps/api/src/links/edge/edge-link';
+import { VisitorCache } from '../apps/api/src/visitor/cache/visitor-cache.service';
+import type { VisitorLink } from '../apps/api/src/visitor/cache/visitor-link';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -224,12 +224,12 @@ describe('Hostile values', () => {
 
   it('answers 503 when a step after an asynchronous load throws, and keeps serving', async () => {
     const id = await createLink({ location_url: 'https://example.com/', url: 'throws-late' });
-    const cache = t.app.get(EdgeCache);
+    const cache = t.app.get(VisitorCache);
     const real = await cache.loadLink(0, 'throws-late');
     expect(real?.id).toBe(id);
     // A compiled link the edge cannot write (a status line that throws), delivered by the
     // asynchronous path: the throw happens inside the load's continuation.
-    const broken = { ...real, statusCode: 1000 } as unknown as EdgeLink;
+    const broken = { ...real, statusCode: 1000 } as unknown as VisitorLink;
     const peek = jest.spyOn(cache, 'peekLink').mockReturnValue(undefined);
     const load = jest.spyOn(cache, 'loadLink').mockResolvedValue(broken);
     try {

@@ -7,13 +7,13 @@ import { createServer, get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { compileLink } from '../apps/api/src/links/edge/edge-link';
-import { EDGE_SECRET } from '../apps/api/src/links/edge/edge-secret';
+import { compileLink } from '../apps/api/src/visitor/cache/visitor-link';
+import { VISITOR_SECRET } from '../apps/api/src/visitor/visitor-secret';
 import {
   SITE_ACCESS_RENEW_SECONDS,
   SITE_ACCESS_SECONDS,
   signSiteAccess,
-} from '../apps/api/src/links/edge/site-access';
+} from '../apps/api/src/visitor/static/site-access';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 import { SiteSweeper, SWEEP_GRACE_MS } from '../apps/api/src/links/static/site-sweeper.service';
 import { demoSite, PNG_2X2, storedSiteFiles } from './support/static-sites';
@@ -1356,7 +1356,7 @@ describe('Static sites', () => {
     async function tokenFor(alias: string, exp: number): Promise<string> {
       const row = await t.app.get(LinksRepository).findByAlias(0, alias);
       if (!row) throw new Error(`no link ${alias}`);
-      return signSiteAccess(t.app.get<Buffer>(EDGE_SECRET), compileLink(row), exp);
+      return signSiteAccess(t.app.get<Buffer>(VISITOR_SECRET), compileLink(row), exp);
     }
     const documentAt = (path: string, withCookie: string | null = cookie) => {
       const req = t.http.get(path).set('Sec-Fetch-Dest', 'document').redirects(0);

@@ -20,7 +20,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
-import { EdgeModule } from './links/edge/edge.module';
+import { VisitorModule } from './visitor/visitor.module';
 import { LinksModule } from './links/links.module';
 import { loggerModuleParams } from './logger-options';
 import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
@@ -63,7 +63,7 @@ export class AppModule {
         UsersModule,
         ProjectsModule,
         LinksModule,
-        EdgeModule,
+        VisitorModule,
         DomainsModule,
         SignaturesModule,
         NotificationHandlersModule,

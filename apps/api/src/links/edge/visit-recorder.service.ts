@@ -13,7 +13,7 @@ import { isDataError } from '@app/common';
 import { countByLink, NewVisit, VisitsRepository } from '@app/database';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
-import { EDGE_SECRET } from './edge-secret';
+import { VISITOR_SECRET as EDGE_SECRET } from '../../visitor/visitor-secret';
 import { VisitorInfo } from './visitor-info';
 
 /** What the edge keeps of a counted redirect; everything else is derived at flush time. */

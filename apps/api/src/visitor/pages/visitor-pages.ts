@@ -1,7 +1,7 @@
 import { markup, SafeHtml } from './html';
 
 /*
- * The HTML pages the visitor edge answers with: one layout, one stylesheet, every value escaped by
+ * The HTML pages the visitor side answers with: one layout, one stylesheet, every value escaped by
  * the `markup` tag. Responsive (a centered card that fills narrow screens), no external resource.
  */
 

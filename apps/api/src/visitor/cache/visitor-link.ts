@@ -7,11 +7,11 @@ import {
   TargetingRule,
   TargetingType,
 } from '@app/database';
-import type { EdgeSplash } from './splash-page';
+import type { VisitorSplash } from '../pages/splash-page';
 import type { SiteRef } from '@app/storage';
 
-/** A link compiled for the visitor edge: everything a redirect needs, computed once per load. */
-export interface EdgeLink {
+/** A link compiled for the visitor side: everything a redirect needs, computed once per load. */
+export interface VisitorLink {
   id: number;
   domainId: number;
   alias: string;
@@ -37,7 +37,7 @@ export interface EdgeLink {
   targeting: TargetingRule[];
   rotationTotal: number;
   /** The splash page shown before the destination, or null. */
-  splash: EdgeSplash | null;
+  splash: VisitorSplash | null;
   /** static links: the published version of the site; null for other types. */
   site: SiteRef | null;
 }
@@ -92,7 +92,7 @@ export function locationOf(url: string | null | undefined): string | null {
   return HEADER_SAFE.test(url) ? url : normalizeHttpUrl(url);
 }
 
-export function compileLink(link: LinkEntity, splash: EdgeSplash | null = null): EdgeLink {
+export function compileLink(link: LinkEntity, splash: VisitorSplash | null = null): VisitorLink {
   const settings = parseLinkSettings(link.settings);
   const targeting = settings.targeting.flatMap((rule) => {
     const value = locationOf(rule.value);

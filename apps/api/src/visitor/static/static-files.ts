@@ -116,7 +116,7 @@ export function requestedRange(
   return { start, end };
 }
 
-/** Reads the files of static sites for the visitor edge, through SiteStorage only. */
+/** Reads the files of static sites for the visitor side, through SiteStorage only. */
 @Injectable()
 export class StaticFiles {
   constructor(private readonly storage: SiteStorage) {}

@@ -8,7 +8,7 @@ import {
   TestDatabase,
   TestUser,
 } from '@app/testing';
-import { EdgeService } from '../apps/api/src/links/edge/edge.service';
+import { VisitorListener } from '../apps/api/src/visitor/visitor-listener';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
 const CHROME =
@@ -403,7 +403,7 @@ describe('Visitor edge', () => {
   });
 
   it('answers 503 instead of crashing when the edge itself fails, and keeps serving', async () => {
-    const edge = t.app.get(EdgeService);
+    const edge = t.app.get(VisitorListener);
     const spy = jest.spyOn(edge, 'handle').mockImplementationOnce(() => {
       throw new Error('edge fault for the test');
     });

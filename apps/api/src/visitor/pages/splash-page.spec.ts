@@ -1,10 +1,10 @@
 import { SplashPageEntity } from '@app/database';
-import { compileSplash, EdgeSplash, splashPage, splashPolicy } from './splash-page';
+import { compileSplash, VisitorSplash, splashPage, splashPolicy } from './splash-page';
 
 const APP = 'https://links.example.com';
 const SANDBOX = 'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms';
 
-function splash(overrides: Partial<EdgeSplash> = {}): EdgeSplash {
+function splash(overrides: Partial<VisitorSplash> = {}): VisitorSplash {
   return {
     title: 'Welcome',
     description: null,

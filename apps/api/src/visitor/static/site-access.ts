@@ -38,6 +38,9 @@ export interface SiteAccessPath {
   rest: string;
 }
 
+/** A path with no token segment: what a visit holds until the site step splits its path. */
+export const NO_SITE_ACCESS: SiteAccessPath = { segment: null, token: null, rest: '' };
+
 /** HMAC-SHA256 of `site-access|{link id}|{password tag}|{expiry in base 36}`, truncated. */
 function macOf(secret: Buffer, link: SiteAccessLink, expText: string): string {
   return createHmac('sha256', secret)

@@ -1,21 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { AppConfig } from '@app/config';
 import type { ServerResponse } from 'node:http';
-import type { EdgeCache } from './edge-cache.service';
-import type { StaticFiles } from './edge-static';
-import { EdgeService } from './edge.service';
-import type { VisitorInfo } from './visitor-info';
-import type { VisitRecorder } from './visit-recorder.service';
+import { fail } from './http';
 
-describe(EdgeService.name, () => {
-  const edge = new EdgeService(
-    {} as EdgeCache,
-    {} as VisitRecorder,
-    {} as VisitorInfo,
-    {} as StaticFiles,
-    Buffer.alloc(32),
-    { appUrl: 'http://links.test', trustedProxies: [] } as unknown as AppConfig,
-  );
+describe(fail.name, () => {
   const response = (headersSent: boolean) => {
     const res = {
       headersSent,
@@ -38,7 +25,7 @@ describe(EdgeService.name, () => {
     'drops the connection of a client that went away (%s) without logging an error',
     (code) => {
       const res = response(true);
-      edge.fail(res, Object.assign(new Error('Premature close'), { code }));
+      fail(res, Object.assign(new Error('Premature close'), { code }));
       expect(res.destroy).toHaveBeenCalled();
       expect(logged).not.toHaveBeenCalled();
     },
@@ -46,7 +33,7 @@ describe(EdgeService.name, () => {
 
   it('logs other faults and answers 503 while it still can', () => {
     const res = response(false);
-    edge.fail(res, new Error('disk on fire'));
+    fail(res, new Error('disk on fire'));
     expect(res.removeHeader).toHaveBeenCalledWith('location');
     expect(res.writeHead).toHaveBeenCalledWith(503, expect.anything());
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('disk on fire'));
@@ -57,7 +44,7 @@ describe(EdgeService.name, () => {
     res.writeHead.mockImplementation(() => {
       throw new Error('write after end');
     });
-    expect(() => edge.fail(res, new Error('first fault'))).not.toThrow();
+    expect(() => fail(res, new Error('first fault'))).not.toThrow();
     expect(res.destroy).toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isNotModified, sitePath } from './edge-static';
+import { isNotModified, sitePath } from './static-files';
 
 describe(sitePath.name, () => {
   it('decodes each segment once and keeps a trailing slash as an empty last segment', () => {

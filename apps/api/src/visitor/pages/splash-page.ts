@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { SPLASH_DEFAULT_COLOR, SplashPageEntity, SPLASH_UPLOADS_PATH } from '@app/database';
-import { layout, pageHeaders } from './edge-pages';
+import { layout, pageHeaders } from './visitor-pages';
 import { markup, raw } from './html';
 
-/** A splash page compiled for the edge (cached with the links that show it). */
-export interface EdgeSplash {
+/** A splash page compiled for the visitor side (cached with the links that show it). */
+export interface VisitorSplash {
   /** The page's title, or its name when it has none. */
   title: string;
   description: string | null;
@@ -25,7 +25,7 @@ export interface EdgeSplash {
 
 const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 
-export function compileSplash(page: SplashPageEntity, appUrl: string): EdgeSplash {
+export function compileSplash(page: SplashPageEntity, appUrl: string): VisitorSplash {
   const url = (name: string | null): string | null =>
     name === null ? null : `${appUrl}/${SPLASH_UPLOADS_PATH}/${name}`;
   const s = page.settings;
@@ -107,7 +107,7 @@ const SANDBOX = 'sandbox allow-scripts allow-popups allow-popups-to-escape-sandb
  * inline and https: scripts, frames and connections: the page owner chose to run that code on
  * their own page, inside the sandbox; every other value stays escaped.
  */
-export function splashPolicy(splash: EdgeSplash, nonce: string, appOrigin: string): string {
+export function splashPolicy(splash: VisitorSplash, nonce: string, appOrigin: string): string {
   const thirdParty = Boolean(splash.customJs || splash.adsHeader || splash.adsFooter);
   const external = thirdParty || Boolean(splash.customCss);
   const directives = [
@@ -134,7 +134,7 @@ export interface RenderedSplash {
 
 /** The splash page in front of `destination`; `appOrigin` serves the uploaded images. */
 export function splashPage(
-  splash: EdgeSplash,
+  splash: VisitorSplash,
   destination: string,
   appOrigin: string,
 ): RenderedSplash {

@@ -1,5 +1,5 @@
 import { defaultLinkSettings, LinkEntity, LinkSettings } from '@app/database';
-import { compileLink, EdgeLink, withUtm } from './edge-link';
+import { compileLink, VisitorLink, withUtm } from './visitor-link';
 
 const NO_UTM = { source: null, medium: null, campaign: null };
 const HASH = 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g';
@@ -76,7 +76,7 @@ describe(withUtm.name, () => {
 
 describe(compileLink.name, () => {
   it('compiles a link with default settings', () => {
-    expect(compileLink(link())).toEqual<EdgeLink>({
+    expect(compileLink(link())).toEqual<VisitorLink>({
       id: 42,
       domainId: 0,
       alias: 'promo',
@@ -132,7 +132,7 @@ describe(compileLink.name, () => {
         },
       ),
     );
-    expect(compiled).toEqual<EdgeLink>({
+    expect(compiled).toEqual<VisitorLink>({
       id: 9,
       domainId: 3,
       alias: 'Spring',

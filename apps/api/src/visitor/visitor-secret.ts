@@ -1,2 +1,2 @@
 /** Injection token of the key that signs visitor cookies and keys visitor hashes. */
-export const EDGE_SECRET = Symbol('EDGE_SECRET');
+export const VISITOR_SECRET = Symbol('VISITOR_SECRET');

@@ -16,12 +16,12 @@ import {
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
 import { BoundedCache } from './bounded-cache';
-import { compileLink, EdgeLink, locationOf } from './edge-link';
-import { compileSplash } from './splash-page';
-import { VisitRecorder } from './visit-recorder.service';
+import { compileLink, VisitorLink, locationOf } from './visitor-link';
+import { compileSplash } from '../pages/splash-page';
+import { VisitRecorder } from '../../links/edge/visit-recorder.service';
 
-/** A custom domain as the edge routes it. */
-export interface EdgeDomain {
+/** A custom domain as the visitor side routes it. */
+export interface VisitorDomain {
   id: number;
   host: string;
   enabled: boolean;
@@ -29,7 +29,8 @@ export interface EdgeDomain {
   notFoundUrl: string | null;
 }
 
-export const EDGE_INVALIDATION_CHANNEL = 'linkdock:edge:invalidate';
+/** Instances of different versions share this channel: its name stays as it is. */
+export const VISITOR_INVALIDATION_CHANNEL = 'linkdock:edge:invalidate';
 
 type Invalidation =
   | { kind: 'link'; domainId: number; alias: string }
@@ -38,18 +39,18 @@ type Invalidation =
 const linkKey = (domainId: number, alias: string): string => `${domainId}/${alias}`;
 
 /**
- * The in-process cache of links and custom domains that lets the edge answer without the
+ * The in-process cache of links and custom domains that lets the visitor side answer without the
  * database. Unknown aliases and hosts are cached too (as null), so a scan costs one query per
  * address. Entries are dropped on every change event of this process and, when REDIS_URL is set,
  * on every change published by other instances.
  */
 @Injectable()
-export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(EdgeCache.name);
-  private readonly links: BoundedCache<EdgeLink | null>;
-  private readonly hosts: BoundedCache<EdgeDomain | null>;
-  private readonly linkLoads = new Map<string, Promise<EdgeLink | null>>();
-  private readonly hostLoads = new Map<string, Promise<EdgeDomain | null>>();
+export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(VisitorCache.name);
+  private readonly links: BoundedCache<VisitorLink | null>;
+  private readonly hosts: BoundedCache<VisitorDomain | null>;
+  private readonly linkLoads = new Map<string, Promise<VisitorLink | null>>();
+  private readonly hostLoads = new Map<string, Promise<VisitorDomain | null>>();
   /** Bumped by every invalidation: a load that started before it must not fill the cache. */
   private epoch = 0;
   private subscriber: Redis | null = null;
@@ -75,7 +76,7 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
     const subscriber = this.redis.duplicate();
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => this.onRemote(message));
-    subscriber.subscribe(EDGE_INVALIDATION_CHANNEL).catch((err: unknown) => {
+    subscriber.subscribe(VISITOR_INVALIDATION_CHANNEL).catch((err: unknown) => {
       this.logger.warn(`Cannot subscribe to cache invalidations: ${String(err)}`);
     });
   }
@@ -87,11 +88,11 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** undefined = not cached: call loadLink. null = known not to exist. */
-  peekLink(domainId: number, alias: string): EdgeLink | null | undefined {
+  peekLink(domainId: number, alias: string): VisitorLink | null | undefined {
     return this.links.get(linkKey(domainId, alias));
   }
 
-  loadLink(domainId: number, alias: string): Promise<EdgeLink | null> {
+  loadLink(domainId: number, alias: string): Promise<VisitorLink | null> {
     const key = linkKey(domainId, alias);
     let load = this.linkLoads.get(key);
     if (!load) {
@@ -116,7 +117,7 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** A link with its splash page (the link owner's only: a page never shows on another's link). */
-  private async compile(row: LinkEntity): Promise<EdgeLink> {
+  private async compile(row: LinkEntity): Promise<VisitorLink> {
     const page =
       row.splash_page_id === null
         ? null
@@ -124,11 +125,11 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
     return compileLink(row, page ? compileSplash(page, this.appUrl) : null);
   }
 
-  peekHost(host: string): EdgeDomain | null | undefined {
+  peekHost(host: string): VisitorDomain | null | undefined {
     return this.hosts.get(host);
   }
 
-  loadHost(host: string): Promise<EdgeDomain | null> {
+  loadHost(host: string): Promise<VisitorDomain | null> {
     let load = this.hostLoads.get(host);
     if (!load) {
       const epoch = this.epoch;
@@ -136,7 +137,7 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
         .findByHost(host)
         .then((rows) => {
           const row = rows.find((d) => d.is_enabled) ?? rows[0];
-          const domain: EdgeDomain | null = row
+          const domain: VisitorDomain | null = row
             ? {
                 id: row.id,
                 host: row.host,
@@ -192,7 +193,7 @@ export class EdgeCache implements OnModuleInit, OnApplicationShutdown {
   private publish(change: Invalidation): void {
     if (this.redis && this.redis.status === 'ready') {
       this.redis
-        .publish(EDGE_INVALIDATION_CHANNEL, JSON.stringify(change))
+        .publish(VISITOR_INVALIDATION_CHANNEL, JSON.stringify(change))
         .catch((err: unknown) => {
           this.logger.warn(`Cannot publish a cache invalidation: ${String(err)}`);
         });

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SiteRef } from '@app/storage';
+import type { VisitorLink } from './cache/visitor-link';
+import { ClicksLimitGate } from './gates/clicks-limit.gate';
+import { PasswordGate } from './gates/password.gate';
+import { ScheduleGate } from './gates/schedule.gate';
+import { SensitiveGate } from './gates/sensitive.gate';
+import { SplashGate } from './gates/splash.gate';
+import { TargetingGate } from './gates/targeting.gate';
+import { notFound, PERMANENT_CACHE, redirect, settle, TEMPORARY_CACHE } from './http';
+import { VisitorRouter } from './router';
+import { SiteServer } from './static/site-server';
+import type { RequestListener, Visit } from './visit';
+import { VisitCounter } from './visit-counter';
+
+/**
+ * The visitor side: a plain node:http request handler placed in front of Nest. It answers
+ * `/{alias}` (and the root of custom domains) from the in-process cache, records the visit in
+ * memory and returns; everything else goes on to Nest. `handle` returns false for requests that
+ * are not its own. Longer paths (`/{alias}/...`) are the files of static sites: they are claimed
+ * while the link is looked up and handed to `next` (Nest) when the alias is not a static site.
+ *
+ * A visit meets, in order: which host, which link, the schedule, the clicks limit, then for a
+ * static site its own URLs, or the password, sensitive content, targeting, the splash page and
+ * the redirect. Only the cache loads and the geo database are asynchronous, and only on a miss.
+ */
+@Injectable()
+export class VisitorListener {
+  constructor(
+    private readonly router: VisitorRouter,
+    private readonly schedule: ScheduleGate,
+    private readonly clicksLimit: ClicksLimitGate,
+    private readonly password: PasswordGate,
+    private readonly sensitive: SensitiveGate,
+    private readonly targeting: TargetingGate,
+    private readonly splash: SplashGate,
+    private readonly counter: VisitCounter,
+    private readonly sites: SiteServer,
+  ) {}
+
+  handle(req: IncomingMessage, res: ServerResponse, next: RequestListener): boolean {
+    const visit = this.router.parse(req, res, next);
+    if (visit === null) {
+      return false;
+    }
+    this.router.route(visit, visit.alias === '' ? this.answerRoot : this.findLink);
+    return true;
+  }
+
+  // The steps that follow a lookup, bound once rather than a closure per request.
+  private readonly findLink = (visit: Visit): void => this.router.link(visit, this.answerLink);
+  private readonly answerLink = (visit: Visit, link: VisitorLink | null): void =>
+    this.answer(visit, link);
+
+  /** The root of a custom domain goes to its index URL. */
+  private readonly answerRoot = (visit: Visit): void => {
+    if (visit.domain?.indexUrl) {
+      redirect(visit.res, 302, visit.domain.indexUrl, TEMPORARY_CACHE);
+    } else {
+      notFound(visit.res, visit.domain, visit.head);
+    }
+  };
+
+  /** A link's gates, in the order a visitor meets them. */
+  private answer(visit: Visit, link: VisitorLink | null): void {
+    if (visit.rest !== null && (link === null || link.site === null)) {
+      // Not a static site: the path is Nest's, exactly as if the listener had not looked.
+      visit.passOn();
+      return;
+    }
+    if (link === null || !link.enabled) {
+      notFound(visit.res, visit.domain, visit.head);
+      return;
+    }
+    if (this.schedule.check(visit, link) || this.clicksLimit.check(visit, link)) {
+      return;
+    }
+    if (link.site !== null) {
+      this.answerSite(visit, link, link.site);
+      return;
+    }
+    if (visit.req.method === 'POST') {
+      this.password.answerPost(visit, link);
+      return;
+    }
+    if (this.password.check(visit, link) || this.sensitive.check(visit, link)) {
+      return;
+    }
+    const geo = this.targeting.geoLoading(link);
+    if (geo !== null) {
+      settle(
+        visit.res,
+        geo.then(() => this.toDestination(visit, link)),
+      );
+      return;
+    }
+    this.toDestination(visit, link);
+  }
+
+  /** Targeting picks the destination, the visit is counted, then the splash page or redirect. */
+  private toDestination(visit: Visit, link: VisitorLink): void {
+    if (this.targeting.check(visit, link)) {
+      return;
+    }
+    if (!visit.head) {
+      this.counter.count(visit, link);
+    }
+    if (this.splash.check(visit, link)) {
+      return;
+    }
+    const permanent = link.statusCode === 301 || link.statusCode === 308;
+    const cache = permanent ? PERMANENT_CACHE : TEMPORARY_CACHE;
+    redirect(visit.res, link.statusCode, visit.destination, cache);
+  }
+
+  /** A static site: its URLs' redirects, the same gates (page views only), then its files. */
+  private answerSite(visit: Visit, link: VisitorLink, site: SiteRef): void {
+    if (this.sites.redirects(visit, link)) {
+      return;
+    }
+    if (visit.req.method === 'POST') {
+      this.password.answerPost(visit, link);
+      return;
+    }
+    if (
+      this.password.check(visit, link) ||
+      this.sensitive.check(visit, link) ||
+      this.splash.check(visit, link)
+    ) {
+      return;
+    }
+    this.sites.serve(visit, link, site, this.answerLink);
+  }
+}
