@@ -39,13 +39,16 @@ import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service
  * schema (mostly fitting values, so they reach deep code) mixed with hostile ones, as JSON, forms
  * and multipart. No answer may be a 5xx, every 4xx keeps the contract's error shape, and the
  * server keeps answering /health. Then everything the fuzz stored is visited as an anonymous
- * visitor. Replay a failure with the same FUZZ_SEED (and FUZZ_RUNS); FUZZ_ONLY narrows the
- * operations by a regular expression on `METHOD /path`.
+ * visitor. Replay a failure with the same FUZZ_SEED and FUZZ_RUNS (the server's state depends on
+ * every earlier request, so replay the whole file). FUZZ_ONLY narrows the operations by a regular
+ * expression on `METHOD /path`, FUZZ_DEBUG=1 prints every request and answer, FUZZ_REPORT=<file>
+ * writes every failure as JSON. Requests slower than SLOW_MS are printed, never asserted.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 14_014);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 80);
 const ONLY = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : null;
-const API_TIMEOUT_MS = 10_000;
+/** Generous: an 80,000-key body takes seconds of CPU today; a request that never ends is the bug. */
+const API_TIMEOUT_MS = 20_000;
 const VISIT_TIMEOUT_MS = 5_000;
 const SLOW_MS = 2_000;
 const MAIN_HOST = 'links.test';

@@ -20,10 +20,16 @@ interface Server {
   base: string;
   key: string;
   output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-async function startServer(dataDir: string): Promise<Server> {
+/**
+ * Starts the server and waits for its banner; `spawned` gets the child at once, so that it is
+ * stopped even when it never gets ready.
+ */
+async function startServer(
+  dataDir: string,
+  spawned: (child: ChildProcess) => void,
+): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     env: {
@@ -35,12 +41,10 @@ async function startServer(dataDir: string): Promise<Server> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
   const until = Date.now() + 20_000;
   while (!output.includes('Linkdock is listening')) {
     if (Date.now() > until || child.exitCode !== null) {
@@ -58,7 +62,6 @@ async function startServer(dataDir: string): Promise<Server> {
     base: `http://127.0.0.1:${port}`,
     key,
     output: () => output,
-    exited,
   };
 }
 
@@ -139,6 +142,7 @@ const CASES: [string, string, Step[]][] = [
 
 describe('Visitors of stored hostile values (the built server)', () => {
   let server: Server | undefined;
+  let child: ChildProcess | undefined;
   let dataDir: string | undefined;
 
   beforeAll(async () => {
@@ -146,14 +150,15 @@ describe('Visitors of stored hostile values (the built server)', () => {
       throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it first).`);
     }
     dataDir = mkdtempSync(join(tmpdir(), 'linkdock-visitor-crash-'));
-    server = await startServer(dataDir);
+    server = await startServer(dataDir, (spawned) => (child = spawned));
   }, 30_000);
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGTERM');
-      const killer = setTimeout(() => server?.child.kill('SIGKILL'), 10_000);
-      await server.exited;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child?.kill('SIGKILL'), 10_000);
+      await exited;
       clearTimeout(killer);
     }
     if (dataDir) {
@@ -164,14 +169,16 @@ describe('Visitors of stored hostile values (the built server)', () => {
   /** The server's last lines, for the failure message. */
   const tail = (s: Server): string => s.output().split('\n').slice(-15).join('\n');
 
+  /** Set once the server stopped answering: later cases cannot tell anything. */
+  let lostAfter: string | undefined;
+
   function running(): Server {
     if (!server) {
       throw new Error('The server did not start (see beforeAll).');
     }
-    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+    if (lostAfter !== undefined) {
       throw new Error(
-        `The server (pid ${server.pid}) exited during an earlier case ` +
-          `(code ${String(server.child.exitCode)}, signal ${String(server.child.signalCode)}). ` +
+        `The server (pid ${server.pid}) stopped answering in an earlier case, after ${lostAfter}. ` +
           `Server output (last lines):\n${tail(server)}`,
       );
     }
@@ -196,6 +203,7 @@ describe('Visitors of stored hostile values (the built server)', () => {
     };
     const expected = { after, pid: s.pid, exitCode: null, signal: null, health: 200 };
     if (JSON.stringify(state) !== JSON.stringify(expected)) {
+      lostAfter = after;
       throw new Error(`${JSON.stringify(state)}\nServer output (last lines):\n${tail(s)}`);
     }
     expect(state).toEqual(expected);

@@ -167,7 +167,7 @@ export function bodyArb(schemaName: string, schema: SchemaObject): fc.Arbitrary<
   }
   const mixed = fc
     .tuple(
-      fc.oneof({ weight: 4, arbitrary: base }, { weight: 1, arbitrary: fc.constant({}) }),
+      fc.oneof({ weight: 8, arbitrary: base }, { weight: 1, arbitrary: fc.constant({}) }),
       fc.uniqueArray(fc.constantFrom(...names), { maxLength: Math.min(6, names.length) }),
     )
     .chain(([start, chosen]) =>
