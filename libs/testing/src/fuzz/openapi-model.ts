@@ -1,0 +1,97 @@
+/** The parts of an OpenAPI 3 document the fuzz reads. */
+export interface SchemaObject {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  enum?: unknown[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  nullable?: boolean;
+  example?: unknown;
+  properties?: Record<string, SchemaObject>;
+  required?: string[];
+  items?: SchemaObject;
+  allOf?: SchemaObject[];
+}
+
+export interface ParameterObject {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: SchemaObject;
+}
+
+interface OperationObject {
+  parameters?: (ParameterObject | { $ref: string })[];
+  requestBody?: { content?: Record<string, { schema?: SchemaObject }> };
+}
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, OperationObject>>;
+  components?: { schemas?: Record<string, SchemaObject> };
+}
+
+export type HttpMethod = 'get' | 'post' | 'delete' | 'put' | 'patch' | 'head';
+
+/** One path x method of the document, its schemas resolved. */
+export interface Operation {
+  /** `POST /v1/links/{id}` */
+  key: string;
+  method: HttpMethod;
+  path: string;
+  pathParams: ParameterObject[];
+  queryParams: ParameterObject[];
+  headerParams: ParameterObject[];
+  /** The request body, when the operation takes one. */
+  body: { schemaName: string; schema: SchemaObject; contentTypes: string[] } | null;
+}
+
+const METHODS: readonly HttpMethod[] = ['get', 'post', 'delete', 'put', 'patch', 'head'];
+
+export function resolveSchema(doc: OpenApiDocument, schema: SchemaObject): SchemaObject {
+  if (schema.$ref) {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    const target = doc.components?.schemas?.[name];
+    if (!target) {
+      throw new Error(`The document has no schema ${schema.$ref}`);
+    }
+    return resolveSchema(doc, target);
+  }
+  return schema;
+}
+
+export function operationsOf(doc: OpenApiDocument): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) {
+        continue;
+      }
+      const params = (op.parameters ?? []).filter((p): p is ParameterObject => 'name' in p);
+      const content = op.requestBody?.content ?? {};
+      const contentTypes = Object.keys(content);
+      let body: Operation['body'] = null;
+      if (contentTypes.length > 0) {
+        const raw = content[contentTypes[0]].schema ?? {};
+        body = {
+          schemaName: raw.$ref ? raw.$ref.replace('#/components/schemas/', '') : 'inline',
+          schema: resolveSchema(doc, raw),
+          contentTypes,
+        };
+      }
+      operations.push({
+        key: `${method.toUpperCase()} ${path}`,
+        method,
+        path,
+        pathParams: params.filter((p) => p.in === 'path'),
+        queryParams: params.filter((p) => p.in === 'query'),
+        headerParams: params.filter((p) => p.in === 'header'),
+        body,
+      });
+    }
+  }
+  return operations;
+}

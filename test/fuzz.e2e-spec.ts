@@ -1,0 +1,465 @@
+import fc from 'fast-check';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import {
+  createTestApp,
+  insertDomain,
+  startTestDnsServer,
+  TestApp,
+  TestDnsServer,
+  TestUser,
+} from '@app/testing';
+import {
+  apiProblem,
+  describeRequest,
+  describeResponse,
+  domainVisits,
+  Failure,
+  formatFailures,
+  FuzzInput,
+  HttpRequest,
+  isSendableHeader,
+  KNOWN_CASES,
+  linkVisits,
+  materialize,
+  OpenApiDocument,
+  Operation,
+  operationsOf,
+  Outcome,
+  percentEncode,
+  poolOfPath,
+  Ref,
+  requestArb,
+  send,
+} from '@app/testing/fuzz';
+import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+
+/**
+ * Property-based fuzz over the OpenAPI document: every operation gets requests built from its
+ * schema (mostly fitting values, so they reach deep code) mixed with hostile ones, as JSON, forms
+ * and multipart. No answer may be a 5xx, every 4xx keeps the contract's error shape, and the
+ * server keeps answering /health. Then everything the fuzz stored is visited as an anonymous
+ * visitor. Replay a failure with the same FUZZ_SEED and FUZZ_RUNS (the server's state depends on
+ * every earlier request, so replay the whole file). FUZZ_ONLY narrows the operations by a regular
+ * expression on `METHOD /path`, FUZZ_DEBUG=1 prints every request and answer, FUZZ_REPORT=<file>
+ * writes every failure as JSON. Requests slower than SLOW_MS are printed, never asserted.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 14_014);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 80);
+const ONLY = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : null;
+/** Generous: an 80,000-key body takes seconds of CPU today; a request that never ends is the bug. */
+const API_TIMEOUT_MS = 20_000;
+const VISIT_TIMEOUT_MS = 5_000;
+const SLOW_MS = 2_000;
+const MAIN_HOST = 'links.test';
+
+const COMMITTED = JSON.parse(
+  readFileSync(join(__dirname, '..', 'docs', 'openapi.json'), 'utf8'),
+) as OpenApiDocument;
+
+/** Creates first, then updates (of rows created so far), lists and reads; deletes come last. */
+function phase(op: Operation): number {
+  const hasId = op.pathParams.length > 0;
+  if (op.method === 'delete') return 4;
+  if (op.method === 'post') return hasId ? 1 : 0;
+  return hasId ? 3 : 2;
+}
+const ORDERED = operationsOf(COMMITTED)
+  .filter((op) => !ONLY || ONLY.test(op.key))
+  .sort((a, b) => phase(a) - phase(b));
+const BEFORE_VISITS = ORDERED.filter((op) => phase(op) < 4).map((op) => op.key);
+const DELETES = ORDERED.filter((op) => phase(op) === 4).map((op) => op.key);
+
+/** One seed per operation, so that operations do not all get the same sequence of choices. */
+function seedOf(key: string): number {
+  let hash = SEED | 0;
+  for (const ch of key) {
+    hash = (Math.imul(hash, 31) + ch.charCodeAt(0)) | 0;
+  }
+  return hash;
+}
+
+/** Ids of stored rows per resource: the caller's own, and another user's. */
+class Pools {
+  private readonly pools = { own: new Map<string, number[]>(), other: new Map<string, number[]>() };
+
+  add(owner: 'own' | 'other', pool: string, id: number): void {
+    const list = this.pools[owner].get(pool) ?? [];
+    list.push(id);
+    this.pools[owner].set(pool, list);
+  }
+
+  list(owner: 'own' | 'other', pool: string): number[] {
+    return this.pools[owner].get(pool) ?? [];
+  }
+
+  resolve = (ref: Ref): number => {
+    const list = this.list(ref.owner, ref.pool);
+    return list.length === 0 ? 999_999 : list[ref.index % list.length];
+  };
+}
+
+describe(`Fuzzing the API from its OpenAPI document (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, () => {
+  let t: TestApp;
+  let dns: TestDnsServer;
+  let owner: TestUser;
+  let other: TestUser;
+  let live: Map<string, Operation>;
+  let liveKeys: string[];
+  const pools = new Pools();
+  const all: Failure[] = [];
+  const slow: string[] = [];
+  const stats = { requests: 0, notSent: 0, serverErrors: 0, visits: 0 };
+  /** Answers per operation and status, to see how deep the requests got. */
+  const statuses: Record<string, Record<string, number>> = {};
+  const startedAt = Date.now();
+
+  async function create(user: TestUser, path: string, body: Record<string, unknown>) {
+    const res = await t.http.post(path).set('Authorization', user.auth).send(body);
+    expect([path, res.status, res.body]).toEqual([path, 201, expect.anything()]);
+    return (res.body as { data: { id: number } }).data.id;
+  }
+
+  /** A project, splash page, domain, links, QR code, signature, handler and team per user. */
+  async function fixtures(user: TestUser, side: 'own' | 'other', tag: string, invitee: TestUser) {
+    const add = async (pool: string, path: string, body: Record<string, unknown>) => {
+      const id = await create(user, path, body);
+      pools.add(side, pool, id);
+      return id;
+    };
+    const project = await add('projects', '/v1/projects', { name: `Fixture ${tag}` });
+    const splash = await add('splash-pages', '/v1/splash-pages', { name: `Splash ${tag}` });
+    await add('domains', '/v1/domains', { host: `api-${tag}.fuzz.example.com` });
+    const custom = await insertDomain(t, user.id, `custom-${tag}.fuzz.example.com`);
+    pools.add(side, 'domains', custom);
+    await add('links', '/v1/links', { location_url: 'https://example.com/', url: `fx-${tag}` });
+    await add('links', '/v1/links', {
+      location_url: 'https://example.com/secret',
+      url: `fx-pw-${tag}`,
+      password: 'hunter2',
+      project_id: project,
+    });
+    await add('links', '/v1/links', {
+      location_url: 'https://example.com/splash',
+      url: `fx-splash-${tag}`,
+      splash_page_id: splash,
+      sensitive_content: 1,
+    });
+    await add('links', '/v1/links', {
+      location_url: 'https://example.com/on-domain',
+      url: `fx-dom-${tag}`,
+      domain_id: custom,
+    });
+    const site = await t.http
+      .post('/v1/links')
+      .set('Authorization', user.auth)
+      .field('type', 'static')
+      .field('name', 'Fixture site')
+      .field('url', `fx-site-${tag}`)
+      .attach('file', Buffer.from('<!doctype html><p>fixture site'), 'index.html');
+    expect(site.status).toBe(201);
+    pools.add(side, 'links', (site.body as { data: { id: number } }).data.id);
+    await add('qr-codes', '/v1/qr-codes', {
+      name: 'Fixture',
+      type: 'url',
+      url: 'https://example.com/',
+    });
+    await add('signatures', '/v1/signatures', { name: 'Fixture', full_name: 'Ada' });
+    await add('notification-handlers', '/v1/notification-handlers', {
+      name: 'Fixture',
+      type: 'webhook',
+      webhook: 'http://127.0.0.1:9/hook',
+    });
+    const team = await add('teams', '/v1/teams', { name: `Team ${tag}` });
+    await add('memberships', '/v1/team-members', { team_id: team, user_email: invitee.email });
+  }
+
+  beforeAll(async () => {
+    dns = await startTestDnsServer();
+    t = await createTestApp({
+      env: { DNS_SERVERS: dns.address, API_RATE_LIMIT: '1000000', NOTIFY_TIMEOUT_MS: '500' },
+    });
+    owner = await t.createUser();
+    other = await t.createUser();
+    await fixtures(owner, 'own', 'a', other);
+    await fixtures(other, 'other', 'b', owner);
+    // Invitations addressed to the caller: `other` invited `owner` above.
+    const invitations = await t.http.get('/v1/teams-member').set('Authorization', owner.auth);
+    for (const row of (invitations.body as { data: { id: number }[] }).data) {
+      pools.add('own', 'invitations', row.id);
+    }
+    const served = await t.http.get('/v1/openapi.json');
+    expect(served.status).toBe(200);
+    const doc = served.body as OpenApiDocument;
+    live = new Map(operationsOf(doc).map((op) => [op.key, op]));
+    liveKeys = [...live.keys()];
+  }, 120_000);
+
+  afterAll(async () => {
+    const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+    console.log(
+      [
+        `Fuzz (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS}): ${stats.requests} API requests` +
+          ` (${stats.notSent} not sendable), ${stats.serverErrors} answered 5xx or not at all;` +
+          ` ${stats.visits} visitor requests; ${all.length} failures; ${seconds} s.`,
+        ...(slow.length > 0 ? [`Slower than ${SLOW_MS} ms:`, ...slow.map((s) => `  ${s}`)] : []),
+      ].join('\n'),
+    );
+    if (process.env.FUZZ_REPORT) {
+      writeFileSync(
+        process.env.FUZZ_REPORT,
+        JSON.stringify({ SEED, RUNS, stats, statuses, slow, failures: all }, null, 2),
+      );
+    }
+    await t?.close();
+    await dns?.close();
+  });
+
+  function fail(into: Failure[], failure: Failure): void {
+    into.push(failure);
+    all.push(failure);
+  }
+
+  function record(
+    scope: string,
+    req: HttpRequest,
+    outcome: Outcome,
+    problem: string | null,
+    into: Failure[],
+  ) {
+    if (outcome.ms > SLOW_MS) {
+      slow.push(`${outcome.ms} ms ${scope}: ${describeRequest(req, 120)}`);
+    }
+    if (problem) {
+      fail(into, {
+        scope,
+        request: describeRequest(req),
+        status: outcome.status,
+        problem,
+        response: describeResponse(outcome),
+        requestId: outcome.requestId,
+      });
+    }
+  }
+
+  /** GET /health answers 200: recorded as a failure of `scope` otherwise. */
+  async function checkHealth(scope: string, into: Failure[]): Promise<void> {
+    const req: HttpRequest = { method: 'get', url: '/health', headers: {}, body: null };
+    const outcome = await send(t.http, req, API_TIMEOUT_MS);
+    if (outcome?.status !== 200) {
+      fail(into, {
+        scope,
+        request: 'GET /health',
+        status: outcome?.status ?? null,
+        problem: `/health answered ${outcome?.status ?? 'nothing'} after the batch`,
+        response: outcome ? describeResponse(outcome) : '',
+        requestId: null,
+      });
+    }
+  }
+
+  function assertNone(failures: Failure[], what: string): void {
+    if (failures.length > 0) {
+      throw new Error(
+        formatFailures(
+          failures,
+          `${failures.length} failing ${what} (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}; set LINKDOCK_TEST_LOG_LEVEL=error for the server log):`,
+        ),
+      );
+    }
+  }
+
+  async function exercise(op: Operation, input: FuzzInput, failures: Failure[]): Promise<void> {
+    const req = materialize(op, input, pools.resolve);
+    req.headers.Authorization = owner.auth;
+    const outcome = await send(t.http, req, API_TIMEOUT_MS);
+    if (outcome === null) {
+      stats.notSent += 1;
+      return;
+    }
+    stats.requests += 1;
+    const counts = (statuses[op.key] ??= {});
+    counts[String(outcome.status)] = (counts[String(outcome.status)] ?? 0) + 1;
+    if (outcome.status === null || outcome.status >= 500) {
+      stats.serverErrors += 1;
+    }
+    record(op.key, req, outcome, apiProblem(outcome), failures);
+    if (process.env.FUZZ_DEBUG) {
+      console.log(
+        `${outcome.status} ${describeRequest(req, 200)}\n  -> ${describeResponse(outcome)}`,
+      );
+    }
+    const id = (outcome.body as { data?: { id?: unknown } } | null)?.data?.id;
+    if (outcome.status === 201 && typeof id === 'number') {
+      pools.add(
+        'own',
+        op.key === 'POST /v1/team-members' ? 'memberships' : poolOfPath(op.path),
+        id,
+      );
+    }
+  }
+
+  async function fuzz(key: string): Promise<void> {
+    const op = live.get(key);
+    if (!op) {
+      throw new Error(`${key} is in docs/openapi.json but not in the served document`);
+    }
+    const failures: Failure[] = [];
+    const examples = (KNOWN_CASES[key] ?? []).map((input): [FuzzInput] => [input]);
+    await fc.assert(
+      fc.asyncProperty(requestArb(op), async (input) => {
+        await exercise(op, input, failures);
+      }),
+      // The examples count as runs: RUNS random requests come after them.
+      { seed: seedOf(key), numRuns: RUNS + examples.length, examples },
+    );
+    await checkHealth(key, failures);
+    assertNone(failures, `requests to ${key}`);
+  }
+
+  it('serves the document it fuzzes: the operations of docs/openapi.json', () => {
+    expect(liveKeys.sort()).toEqual(
+      operationsOf(COMMITTED)
+        .map((op) => op.key)
+        .sort(),
+    );
+  });
+
+  it.each(BEFORE_VISITS)('%s: no 5xx, 4xx in the error shape, /health still up', fuzz, 300_000);
+
+  it('serves what the fuzz stored to anonymous visitors without a 5xx', async () => {
+    const failures: Failure[] = [];
+    const visitOnce = async (scope: string, req: HttpRequest): Promise<void> => {
+      const outcome = await send(t.http, req, VISIT_TIMEOUT_MS);
+      if (outcome === null) {
+        return;
+      }
+      stats.visits += 1;
+      const problem =
+        outcome.status === null
+          ? `no answer (${outcome.error ?? 'unknown'})`
+          : outcome.status >= 500
+            ? `status ${outcome.status}`
+            : null;
+      record(scope, req, outcome, problem, failures);
+    };
+    const apiGet = (user: TestUser, url: string) =>
+      t.http.get(url).set('Authorization', user.auth).timeout({ response: API_TIMEOUT_MS });
+
+    // Custom domains serve visitors once verified: publish each one's record and verify it.
+    for (const [user, owned] of [
+      [owner, 'own'],
+      [other, 'other'],
+    ] as const) {
+      for (const id of pools.list(owned, 'domains')) {
+        const res = await apiGet(user, `/v1/domains/${id}`);
+        const verification = (
+          res.body as { data?: { verification?: { name: string; value: string } } }
+        ).data?.verification;
+        if (verification) {
+          dns.records.set(verification.name.toLowerCase(), [verification.value]);
+          await t.http.post(`/v1/domains/${id}/verify`).set('Authorization', user.auth);
+        }
+      }
+    }
+    const domains = await t.dataSource.query<{ id: number; host: string }[]>(
+      'SELECT id, host FROM domains',
+    );
+    const hostOf = new Map(domains.map((d) => [Number(d.id), d.host]));
+    const links = await t.dataSource.query<
+      { url: string; domain_id: number; type: string; password_hash: string | null }[]
+    >('SELECT url, domain_id, type, password_hash FROM links ORDER BY id');
+
+    const sequences: [string, HttpRequest[]][] = [];
+    for (const link of links) {
+      const host = Number(link.domain_id) === 0 ? MAIN_HOST : hostOf.get(Number(link.domain_id));
+      if (host === undefined || !isSendableHeader(host)) {
+        continue;
+      }
+      sequences.push([
+        `visit /${link.url} on ${host}`,
+        linkVisits({
+          alias: link.url,
+          host,
+          isStatic: link.type === 'static',
+          hasPassword: link.password_hash !== null,
+        }),
+      ]);
+    }
+    for (const host of new Set(hostOf.values())) {
+      if (isSendableHeader(host)) {
+        sequences.push([`visit the domain ${host}`, domainVisits(host)]);
+      }
+    }
+    const get = (url: string): HttpRequest => ({
+      method: 'get',
+      url,
+      headers: { Host: MAIN_HOST },
+      body: null,
+    });
+    // Stored files: QR images (SVG and PNG), logos, backgrounds.
+    const uploads = join(t.config.dataDir, 'uploads');
+    const files = (
+      existsSync(uploads) ? readdirSync(uploads, { recursive: true, withFileTypes: true }) : []
+    )
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(uploads, join(entry.parentPath, entry.name)));
+    const fileRequests = files.map((f) =>
+      get(`/uploads/${f.split('/').map(percentEncode).join('/')}`),
+    );
+    for (const [user] of [[owner], [other]] as const) {
+      const qr = await apiGet(user, '/v1/qr-codes?results_per_page=1000');
+      for (const row of (qr.body as { data?: { qr_code: string }[] }).data ?? []) {
+        const path = new URL(row.qr_code).pathname;
+        fileRequests.push(get(path), get(path.replace(/\.svg$/, '.png')));
+      }
+    }
+    fileRequests.push(get('/uploads/%2e%2e/linkdock.sqlite'), get('/uploads/qr-codes/%00.svg'));
+    sequences.push(['stored files', fileRequests]);
+    const tokens = await t.dataSource.query<{ preview_token: string }[]>(
+      'SELECT preview_token FROM signatures',
+    );
+    sequences.push([
+      'signature previews',
+      [
+        ...tokens.map((row) => get(`/signatures/preview/${percentEncode(row.preview_token)}`)),
+        get('/signatures/preview/%ED%A0%80'),
+        get(`/signatures/preview/${'A'.repeat(32)}`),
+      ],
+    ]);
+
+    // Links one after the other within a sequence (the clicks limit, the cache), four at a time.
+    const queue = [...sequences];
+    const worker = async (): Promise<void> => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [scope, requests] = next;
+        for (const req of requests) {
+          await visitOnce(scope, req);
+        }
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+
+    try {
+      await t.app.get(VisitRecorder).flush();
+    } catch (error) {
+      fail(failures, {
+        scope: 'visit recorder',
+        request: 'VisitRecorder.flush() after the visits',
+        status: null,
+        problem: `the visits could not be written: ${String(error)}`,
+        response: '',
+        requestId: null,
+      });
+    }
+    await checkHealth('visits', failures);
+    assertNone(failures, 'visitor requests');
+  }, 300_000);
+
+  it.each(DELETES)('%s: no 5xx, 4xx in the error shape, /health still up', fuzz, 300_000);
+
+  it('still answers /health after the whole run', async () => {
+    const res = await t.http.get('/health');
+    expect(res.status).toBe(200);
+  });
+});
