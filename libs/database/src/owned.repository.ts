@@ -99,9 +99,11 @@ export function applyListQuery<T extends ObjectLiteral>(
       qb.andWhere(`${col} >= :dtStart`, { dtStart: toDbDateTime(query.datetime.start) });
     }
     if (query.datetime.end) {
-      // The bound is inclusive to the second: stored values carry milliseconds.
-      const end = new Date(query.datetime.end.getTime() + 1000);
-      qb.andWhere(`${col} < :dtEnd`, { dtEnd: toDbDateTime(end) });
+      // The bound is inclusive to the second: stored values carry milliseconds. (The last
+      // millisecond of the second, not `<` the next second, which for 9999-12-31 23:59:59 is a
+      // year PostgreSQL cannot read.)
+      const end = new Date(query.datetime.end.getTime() + 999);
+      qb.andWhere(`${col} <= :dtEnd`, { dtEnd: toDbDateTime(end) });
     }
   }
   const direction = query.order.direction;
