@@ -1,6 +1,6 @@
 import { type NewVisit, VisitsRepository } from '@app/database';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
-import { VisitsRetention } from '../apps/api/src/statistics/visits-retention.service';
+import { VisitsRetentionJob } from '../apps/worker/src/jobs/visits-retention.job';
 
 const DAY_MS = 86_400_000;
 
@@ -46,12 +46,12 @@ describe('VISITS_RETENTION_DAYS', () => {
     await writer.recordBatch(visits(31, 5));
     await writer.recordBatch(visits(2, 3));
 
-    expect(await t.app.get(VisitsRetention).prune()).toBe(12);
+    expect(await t.app.get(VisitsRetentionJob).prune()).toBe(12);
     const left: Array<{ n: unknown }> = await t.dataSource.query(
       'SELECT COUNT(*) AS "n" FROM "visits"',
     );
     expect(Number(left[0].n)).toBe(3);
-    expect(await t.app.get(VisitsRetention).prune()).toBe(0);
+    expect(await t.app.get(VisitsRetentionJob).prune()).toBe(0);
 
     const start = new Date(now - 60 * DAY_MS).toISOString().slice(0, 10);
     const year = await t.http

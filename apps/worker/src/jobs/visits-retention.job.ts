@@ -1,13 +1,8 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { Clock, DAY_MS } from '@app/common';
 import { VisitsRepository } from '@app/database';
+import type { Job } from '../job';
 
 const EVERY_MS = 60 * 60 * 1000;
 
@@ -16,10 +11,11 @@ const EVERY_MS = 60 * 60 * 1000;
  * statistics roll-ups are not touched, so statistics of any age stay readable.
  */
 @Injectable()
-export class VisitsRetention implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(VisitsRetention.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+export class VisitsRetentionJob implements Job {
+  readonly name = 'visits-retention';
+  readonly firstDelayMs = 0;
+  readonly everyMs = EVERY_MS;
+  private readonly logger = new Logger(VisitsRetentionJob.name);
 
   constructor(
     private readonly visits: VisitsRepository,
@@ -27,45 +23,25 @@ export class VisitsRetention implements OnApplicationBootstrap, OnApplicationShu
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
-    if (this.config.visitsRetentionDays === null) {
-      return;
-    }
-    void this.prune();
-    this.timer = setInterval(() => void this.prune(), EVERY_MS);
-    this.timer.unref();
+  get offBecause(): string | null {
+    return this.config.visitsRetentionDays === null ? 'VISITS_RETENTION_DAYS is unset' : null;
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) {
-      clearInterval(this.timer);
-    }
-    await this.running;
+  async run(signal: AbortSignal): Promise<void> {
+    await this.prune(signal);
   }
 
-  /** One pass; returns the visits deleted. Never runs twice at once. */
-  prune(): Promise<number> {
+  /** One pass; returns the visits deleted. Stops between batches once `signal` is aborted. */
+  async prune(signal?: AbortSignal): Promise<number> {
     const days = this.config.visitsRetentionDays;
     if (days === null) {
-      return Promise.resolve(0);
+      return 0;
     }
-    this.running ??= this.visits
-      .deleteOlderThan(new Date(this.clock.now().getTime() - days * DAY_MS))
-      .then(
-        (deleted) => {
-          if (deleted > 0) {
-            this.logger.log(`Deleted ${deleted} visits older than ${days} days`);
-          }
-          return deleted;
-        },
-        (error: unknown) => {
-          this.logger.error(`Visit retention failed: ${String(error)}`);
-          return 0;
-        },
-      )
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+    const cutoff = new Date(this.clock.now().getTime() - days * DAY_MS);
+    const deleted = await this.visits.deleteOlderThan(cutoff, undefined, signal);
+    if (deleted > 0) {
+      this.logger.log(`Deleted ${deleted} visits older than ${days} days`);
+    }
+    return deleted;
   }
 }
