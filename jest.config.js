@@ -16,13 +16,14 @@ const e2e = (db) => ({
   ...base,
   displayName: `e2e-${db}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  // The boot test starts the built server on SQLite, and the browser test drives rendering that
-  // does not depend on the database; once (on SQLite) is enough for both.
+  // The boot tests start the built server and worker on SQLite, and the browser test drives
+  // rendering that does not depend on the database; once (on SQLite) is enough for both.
   testPathIgnorePatterns:
     db === 'postgres'
       ? [
           '/node_modules/',
           'boot\\.e2e-spec',
+          'worker\\.e2e-spec',
           'signatures-browser\\.e2e-spec',
           'visitor-pages-browser\\.e2e-spec',
           'static-sites-browser\\.e2e-spec',
