@@ -8,7 +8,7 @@ import {
 import { JOBS, type Job } from './job';
 import { JobLocks } from './job-lock';
 
-/** How one attempt at a run ended: `skipped` when a run of the job was already under way. */
+/** How one attempt ended; `skipped`: a run was under way here or in another worker, or shutdown began. */
 export type JobOutcome = 'done' | 'skipped' | 'failed';
 
 /**
