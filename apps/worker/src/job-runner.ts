@@ -8,7 +8,10 @@ import {
 import { JOBS, type Job } from './job';
 import { JobLocks } from './job-lock';
 
-/** How one attempt ended; `skipped`: a run was under way here or in another worker, or shutdown began. */
+/**
+ * How one attempt at a run ended. `skipped`: a run was under way, here or in another worker, or
+ * shutdown had begun.
+ */
 export type JobOutcome = 'done' | 'skipped' | 'failed';
 
 /**
