@@ -15,7 +15,7 @@ import {
   signSiteAccess,
 } from '../apps/api/src/visitor/static/site-access';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
-import { SiteSweeper, SWEEP_GRACE_MS } from '../apps/api/src/links/static/site-sweeper.service';
+import { SiteSweepJob, SWEEP_GRACE_MS } from '../apps/worker/src/jobs/site-sweep.job';
 import { demoSite, PNG_2X2, storedSiteFiles } from './support/static-sites';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -427,7 +427,7 @@ describe('Static sites', () => {
       });
 
       // The sweeper removes the retired version once it has been retired for its grace period.
-      const sweeper = t.app.get(SiteSweeper);
+      const sweeper = t.app.get(SiteSweepJob);
       await sweeper.sweep(Date.now() + SWEEP_GRACE_MS - 60_000);
       expect(inVersion(oldVersion)).toEqual([...DEMO_FILES].sort());
       await sweeper.sweep(Date.now() + SWEEP_GRACE_MS + 60_000);
@@ -636,7 +636,7 @@ describe('Static sites', () => {
         storedSiteFiles(t.config.dataDir).filter((p) => p.startsWith(`sites/${folder}/`));
       expect(siteFiles(gone)).toHaveLength(1);
 
-      const sweeper = t.app.get(SiteSweeper);
+      const sweeper = t.app.get(SiteSweepJob);
       await sweeper.sweep(Date.now() + SWEEP_GRACE_MS - 60_000); // too young to be swept
       expect(siteFiles(gone)).toHaveLength(1);
       expect(await sweeper.sweep(Date.now() + SWEEP_GRACE_MS + 60_000)).toBeGreaterThanOrEqual(1);

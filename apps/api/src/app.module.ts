@@ -31,6 +31,8 @@ import { SplashPagesModule } from './splash-pages/splash-pages.module';
 import { TeamsModule } from './teams/teams.module';
 import { QrCodesModule } from './qr-codes/qr-codes.module';
 import { UsersModule } from './users/users.module';
+// The one import of another app's module: see where WorkerModule is imported below.
+import { WorkerModule } from '../../worker/src/worker.module';
 
 @Module({})
 export class AppModule {
@@ -71,6 +73,11 @@ export class AppModule {
         QrCodesModule,
         StatisticsModule,
         SplashPagesModule,
+        // WORKER=internal (the default): the background jobs run in this process, so one command
+        // starts everything on one machine and the jobs share the API's database connection, which
+        // matters for SQLite (no second process contends for the file's write lock). This is why an
+        // app imports another app's module here. WORKER=external: `npm run worker` runs them.
+        ...(config.worker === 'internal' ? [WorkerModule] : []),
         ...extraModules,
       ],
       providers: [

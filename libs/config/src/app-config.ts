@@ -27,6 +27,8 @@ export interface AppConfig {
   dnsServers: string[] | null;
   notifications: NotificationsConfig;
   staticSites: StaticSitesConfig;
+  /** Where background jobs run: inside the API process, or in `npm run worker` processes. */
+  worker: WorkerMode;
 }
 
 /** Bounds of uploaded static sites (see README: STATIC_MAX_*). */
@@ -41,6 +43,9 @@ export interface StaticSitesConfig {
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; schema?: string };
+
+export const WORKER_MODES = ['internal', 'external'] as const;
+export type WorkerMode = (typeof WORKER_MODES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -45,6 +45,7 @@ describe(loadConfig.name, () => {
       dnsServers: null,
       notifications: NOTIFICATIONS_DEFAULTS,
       staticSites: { maxUploadBytes: 20_971_520, maxBytes: 52_428_800, maxFiles: 1000 },
+      worker: 'internal',
     });
   });
 
@@ -71,6 +72,7 @@ describe(loadConfig.name, () => {
         STATIC_MAX_UPLOAD_BYTES: '1048576',
         STATIC_MAX_BYTES: '2097152',
         STATIC_MAX_FILES: '50',
+        WORKER: ' External ',
       }),
     ).toEqual({
       port: 8080,
@@ -88,6 +90,7 @@ describe(loadConfig.name, () => {
       dnsServers: ['1.1.1.1', '127.0.0.1:5353'],
       notifications: NOTIFICATIONS_DEFAULTS,
       staticSites: { maxUploadBytes: 1_048_576, maxBytes: 2_097_152, maxFiles: 50 },
+      worker: 'external',
     });
   });
 
@@ -165,6 +168,7 @@ describe(loadConfig.name, () => {
       'loud',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
     ],
+    ['WORKER', 'both', 'WORKER must be one of internal, external (got "both")'],
     ['ADMIN_EMAIL', 'nope', 'ADMIN_EMAIL must be an email address (got "nope")'],
     [
       'TRUSTED_PROXIES',

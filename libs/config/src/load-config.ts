@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
-import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel } from './app-config';
+import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel, WORKER_MODES } from './app-config';
 import { parseNotificationsConfig } from './notifications-config';
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */
@@ -68,6 +68,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   );
   const visitsRetentionDays = retention === 0 ? null : retention;
 
+  const rawWorker = get('WORKER');
+  const worker = WORKER_MODES.find((m) => m === (rawWorker ?? 'internal').toLowerCase());
+  if (worker === undefined) {
+    problems.push(`WORKER must be one of ${WORKER_MODES.join(', ')} (got "${rawWorker}")`);
+  }
+
   const notifications = parseNotificationsConfig(get, problems);
   const staticSites = {
     maxUploadBytes: parseInteger(
@@ -108,6 +114,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dnsServers,
     notifications,
     staticSites,
+    worker: worker ?? 'internal',
   };
 }
 

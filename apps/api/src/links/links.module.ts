@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { LinksController } from './links.controller';
 import { LinksService } from './links.service';
-import { SiteSweeper } from './static/site-sweeper.service';
 import { StaticSites } from './static/static-sites.service';
 
 @Module({
   controllers: [LinksController],
-  providers: [LinksService, StaticSites, SiteSweeper],
+  providers: [LinksService, StaticSites],
   exports: [LinksService],
 })
 export class LinksModule {}

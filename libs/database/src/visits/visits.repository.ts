@@ -123,8 +123,9 @@ export class VisitsRepository {
    * Deletes raw visits older than `cutoff`, `chunk` rows per statement; the roll-ups keep their
    * counts. Ids grow with time, so the newest old id is found by binary search on the primary key
    * instead of an index on datetime that every insert would pay for. Returns the rows deleted.
+   * Stops between chunks once `signal` is aborted.
    */
-  async deleteOlderThan(cutoff: Date, chunk = 5000): Promise<number> {
+  async deleteOlderThan(cutoff: Date, chunk = 5000, signal?: AbortSignal): Promise<number> {
     const db = this.repo.manager;
     const p = (n: number): string => (this.postgres ? `$${n}` : '?');
     const bounds: Array<{ low: unknown; high: unknown }> = await db.query(
@@ -158,7 +159,7 @@ export class VisitsRepository {
     let from = Number(bounds[0].low);
     const runner = db.connection.createQueryRunner();
     try {
-      while (from <= low) {
+      while (from <= low && !signal?.aborted) {
         const to = Math.min(from + chunk - 1, low);
         const result = await runner.query(
           `DELETE FROM "visits" WHERE "id" >= ${p(1)} AND "id" <= ${p(2)} AND "datetime" < ${p(3)}`,

@@ -1,6 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { LinksRepository, parseLinkSettings } from '@app/database';
 import { SiteStorage } from '@app/storage';
+import type { Job } from '../job';
 
 /**
  * A version or draft changed more recently than this may still be read or written: a replaced
@@ -17,32 +18,27 @@ const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
  * six hours.
  */
 @Injectable()
-export class SiteSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(SiteSweeper.name);
-  private timer: NodeJS.Timeout | null = null;
+export class SiteSweepJob implements Job {
+  readonly name = 'site-sweep';
+  readonly firstDelayMs = 0;
+  readonly everyMs = SWEEP_EVERY_MS;
+  readonly offBecause = null;
+  private readonly logger = new Logger(SiteSweepJob.name);
 
   constructor(
     private readonly storage: SiteStorage,
     private readonly links: LinksRepository,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const run = (): void => {
-      this.sweep().catch((error: unknown) =>
-        this.logger.warn(`Sweeping static-site files failed: ${String(error)}`),
-      );
-    };
-    this.timer = setInterval(run, SWEEP_EVERY_MS);
-    this.timer.unref();
-    setImmediate(run);
+  async run(signal: AbortSignal): Promise<void> {
+    await this.sweep(Date.now(), signal);
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  /** Returns how many versions and drafts were removed. */
-  async sweep(now = Date.now()): Promise<number> {
+  /**
+   * Returns how many versions and drafts were removed. Stops between sites once `signal` is
+   * aborted; the next sweep finds what this one left.
+   */
+  async sweep(now = Date.now(), signal?: AbortSignal): Promise<number> {
     const inUse = new Map<string, string>();
     for (const json of await this.links.staticSettings()) {
       const site = parseLinkSettings(json).static_site;
@@ -50,6 +46,7 @@ export class SiteSweeper implements OnApplicationBootstrap, OnApplicationShutdow
     }
     let removed = 0;
     for (const stored of await this.storage.listSites()) {
+      if (signal?.aborted) break;
       const current = inUse.get(stored.siteId);
       for (const { version, draft, modified } of stored.versions) {
         if (now - modified.getTime() < SWEEP_GRACE_MS || (!draft && version === current)) {

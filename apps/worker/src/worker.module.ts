@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { CommonModule } from '@app/common';
+import { StorageModule } from '@app/storage';
+import { JOBS, type Job } from './job';
+import { JobLocks } from './job-lock';
+import { JobRunner } from './job-runner';
+import { SiteSweepJob } from './jobs/site-sweep.job';
+import { VisitsRetentionJob } from './jobs/visits-retention.job';
+
+const JOB_CLASSES = [VisitsRetentionJob, SiteSweepJob];
+
+/**
+ * The background jobs and their runner. It expects the configuration (ConfigModule) and the
+ * database (DatabaseModule) from the app that imports it: the worker's own WorkerAppModule, or
+ * the API's AppModule when WORKER=internal.
+ */
+@Module({
+  imports: [CommonModule, StorageModule],
+  providers: [
+    ...JOB_CLASSES,
+    {
+      provide: JOBS,
+      inject: JOB_CLASSES,
+      useFactory: (...jobs: Job[]): Job[] => jobs,
+    },
+    JobLocks,
+    JobRunner,
+  ],
+  exports: [JobRunner],
+})
+export class WorkerModule {}

@@ -1,0 +1,130 @@
+import Database from 'better-sqlite3';
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The built worker, started the way `npm run worker` starts it (npm test builds first). SQLite
+ * only: the PostgreSQL project covers the jobs and their locks in worker-jobs.e2e-spec.ts.
+ */
+const MAIN = join(__dirname, '..', 'dist', 'apps', 'worker', 'src', 'main.js');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Workers not yet exited: a test that fails part way leaves its worker to the suite to stop. */
+const running = new Set<Started>();
+
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => {
+      running.delete(started);
+      resolve({ code, signal });
+    }),
+  );
+  const started: Started = { child, output: () => output, exited };
+  running.add(started);
+  return started;
+}
+
+async function waitFor(check: () => boolean, ms: number, output: () => string): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) {
+      throw new Error(`timed out; worker output:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Starting the built worker', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(
+      [...running].map((worker) => {
+        worker.child.kill('SIGKILL');
+        return worker.exited;
+      }),
+    );
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
+
+  beforeAll(() => {
+    if (!existsSync(MAIN)) {
+      throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it first).`);
+    }
+  });
+
+  it('migrates, names its jobs, runs them, and exits with 0 on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-worker-'));
+    dirs.push(dataDir);
+    // A version of a site no link points at, retired two hours ago: the first sweep removes it.
+    const orphan = join(dataDir, 'sites', 'orphan-site', 'old-version');
+    mkdirSync(orphan, { recursive: true });
+    writeFileSync(join(orphan, 'index.html'), '<p>old');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(orphan, twoHoursAgo, twoHoursAgo);
+
+    const worker = start({ WORKER: 'external', DATA_DIR: dataDir });
+    await waitFor(
+      () => worker.output().includes('Linkdock worker is running'),
+      20000,
+      worker.output,
+    );
+    expect(worker.output()).toBe(
+      'Linkdock worker is running jobs: site-sweep every 6 h; off: visits-retention (VISITS_RETENTION_DAYS is unset)\n',
+    );
+    await waitFor(() => !existsSync(orphan), 20000, worker.output);
+    const db = new Database(join(dataDir, 'linkdock.sqlite'), { readonly: true });
+    const migrations = db.prepare('SELECT COUNT(*) AS n FROM migrations').get() as { n: number };
+    db.close();
+    expect(migrations.n).toBeGreaterThan(0);
+
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    expect(worker.output()).toMatch(/\nLinkdock worker stopped\n$/);
+  });
+
+  it('lists retention among its jobs once VISITS_RETENTION_DAYS is set', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-worker-'));
+    dirs.push(dataDir);
+    const worker = start({ WORKER: 'external', DATA_DIR: dataDir, VISITS_RETENTION_DAYS: '30' });
+    await waitFor(
+      () => worker.output().includes('Linkdock worker is running'),
+      20000,
+      worker.output,
+    );
+    expect(worker.output()).toBe(
+      'Linkdock worker is running jobs: visits-retention every 1 h, site-sweep every 6 h\n',
+    );
+    worker.child.kill('SIGINT');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('refuses to start unless WORKER=external, and names the variable', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-worker-'));
+    dirs.push(dataDir);
+    const internal = start({ DATA_DIR: dataDir });
+    expect(await internal.exited).toEqual({ code: 1, signal: null });
+    expect(internal.output()).toBe(
+      'Invalid configuration:\n  - WORKER must be external to run jobs in a worker process (got "internal": the API process runs them)\n',
+    );
+
+    const bad = start({ DATA_DIR: dataDir, WORKER: 'sometimes' });
+    expect(await bad.exited).toEqual({ code: 1, signal: null });
+    expect(bad.output()).toBe(
+      'Invalid configuration:\n  - WORKER must be one of internal, external (got "sometimes")\n',
+    );
+  });
+});
