@@ -44,7 +44,8 @@ COPY apps ./apps
 COPY assets ./assets
 RUN npm run build \
  && test -f dist/apps/api/src/main.js \
- && test -f dist/apps/cli/src/main.js
+ && test -f dist/apps/cli/src/main.js \
+ && test -f dist/apps/worker/src/main.js
 
 # Keep only production dependencies. Of better-sqlite3 only the addon itself is needed at run time
 # (build/Release/better_sqlite3.node); a source build leaves ~30 MB of object files and sources.
