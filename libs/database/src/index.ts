@@ -15,7 +15,7 @@ export * from './qr-codes/qr-code.entity';
 export * from './qr-codes/qr-codes.repository';
 export * from './run-migrations';
 export * from './signatures/signature.entity';
-export * from './statistics/rollups';
+export * from './rollups/rollups';
 export * from './statistics/stat.entities';
 export * from './statistics/statistics.repository';
 export * from './splash-pages/splash-page.entity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { type Dimension, firstDayOfMonth, monthOfDay } from './rollups';
+import { type Dimension, firstDayOfMonth, monthOfDay } from '../rollups/rollups';
 
 /** Whose statistics: an account as a whole, or some of its links (one, or a project's). */
 export type StatsScope =

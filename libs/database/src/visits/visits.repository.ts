@@ -3,12 +3,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { EntityManager, Repository } from 'typeorm';
 import { sqliteConnection, toDbDateTime } from '../db-values';
-import { LinkOwner, rollUp } from '../statistics/rollups';
-import { sqliteRollupWriter, writeRollupsPostgres } from '../statistics/rollup-writer';
+import { LinkOwner, rollUp } from '../rollups/rollups';
+import { sqliteRollupWriter, writeRollupsPostgres } from '../rollups/rollup-writer';
+import { type NewVisit, POSTGRES_ARRAY_TYPES, VISIT_COLUMNS } from '../rollups/visit-columns';
 import { VisitEntity } from './visit.entity';
-import { type NewVisit, POSTGRES_ARRAY_TYPES, VISIT_COLUMNS } from './visit-columns';
 
-export type { NewVisit } from './visit-columns';
+export type { NewVisit } from '../rollups/visit-columns';
 
 const COLUMN_LIST = VISIT_COLUMNS.map((c) => `"${c}"`).join(', ');
 

@@ -1,6 +1,6 @@
-import type { NewVisit } from '../visits/visits.repository';
 import { firstDayOfMonth, monthOfDay, rollUp } from './rollups';
-import { splitByMonths } from './statistics.repository';
+import { splitByMonths } from '../statistics/statistics.repository';
+import type { NewVisit } from './visit-columns';
 
 function visit(overrides: Partial<NewVisit>): NewVisit {
   return {
