@@ -1,10 +1,5 @@
-import {
-  revertLastMigration,
-  runMigrations,
-  StatisticsRepository,
-  VisitsRepository,
-  type NewVisit,
-} from '@app/database';
+import { StatisticsRepository, VisitWriter } from '@app/analytics';
+import { revertLastMigration, runMigrations, type NewVisit } from '@app/database';
 import { Clock } from '@app/common';
 import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
 import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
@@ -111,7 +106,7 @@ describe('Statistics', () => {
       is_unique: unique,
       visitor_hash: '0'.repeat(32),
     }));
-    expect(await t.app.get(VisitsRepository).recordBatch(visits)).toBe(visits.length);
+    expect(await t.app.get(VisitWriter).recordBatch(visits)).toBe(visits.length);
   }
 
   function nonZero(rows: Row[]): Row[] {
@@ -579,7 +574,7 @@ describe('Statistics', () => {
           ),
         );
       }
-      const visits = t.app.get(VisitsRepository);
+      const visits = t.app.get(VisitWriter);
       const batch = (links: number[], round: number): NewVisit[] =>
         links.flatMap((link, i) =>
           Array.from({ length: 20 }, (_, j) => ({

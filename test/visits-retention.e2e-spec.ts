@@ -1,4 +1,5 @@
-import { type NewVisit, VisitsRepository } from '@app/database';
+import { VisitWriter } from '@app/analytics';
+import type { NewVisit } from '@app/database';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
 import { VisitsRetention } from '../apps/api/src/statistics/visits-retention.service';
 
@@ -41,7 +42,7 @@ describe('VISITS_RETENTION_DAYS', () => {
         is_unique: true,
         visitor_hash: '1'.repeat(32),
       }));
-    const writer = t.app.get(VisitsRepository);
+    const writer = t.app.get(VisitWriter);
     await writer.recordBatch(visits(45, 7));
     await writer.recordBatch(visits(31, 5));
     await writer.recordBatch(visits(2, 3));

@@ -1,6 +1,7 @@
 import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AnalyticsModule } from '@app/analytics';
 import { deriveKey, SECRETS_KEY } from '@app/config';
 import { EdgeCache } from './edge-cache.service';
 import { EDGE_SECRET } from './edge-secret';
@@ -16,6 +17,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * request listener (Express, with Nest inside): requests the edge does not claim go on to it.
  */
 @Module({
+  imports: [AnalyticsModule],
   providers: [
     EdgeCache,
     EdgeService,

@@ -1,5 +1,6 @@
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { NewVisit, VisitsRepository } from '@app/database';
+import type { VisitWriter } from '@app/analytics';
+import type { NewVisit } from '@app/database';
 import { type RawVisit, VisitRecorder, visitText } from './visit-recorder.service';
 import type { VisitorInfo } from './visitor-info';
 
@@ -22,7 +23,7 @@ function setup(fail: (rows: NewVisit[]) => Error | null) {
       stored.push(...rows);
       return Promise.resolve(rows.length);
     },
-  } as unknown as VisitsRepository;
+  } as unknown as VisitWriter;
   const info = {
     geoReady: () => true,
     loadGeo: () => Promise.resolve(),

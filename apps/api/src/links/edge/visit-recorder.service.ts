@@ -10,7 +10,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import { isDataError } from '@app/common';
-import { countByLink, NewVisit, VisitsRepository } from '@app/database';
+import { countByLink, VisitWriter } from '@app/analytics';
+import type { NewVisit } from '@app/database';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
 import { EDGE_SECRET } from './edge-secret';
@@ -61,7 +62,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   dropped = 0;
 
   constructor(
-    private readonly visits: VisitsRepository,
+    private readonly visits: VisitWriter,
     private readonly info: VisitorInfo,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(EDGE_SECRET) private readonly secret: Buffer,
