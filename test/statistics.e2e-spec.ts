@@ -1,8 +1,7 @@
-import { StatisticsRepository, VisitWriter } from '@app/analytics';
+import { StatisticsRepository, VisitRecorder, VisitWriter } from '@app/analytics';
 import { revertLastMigration, runMigrations, type NewVisit } from '@app/database';
 import { Clock } from '@app/common';
 import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
-import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -18,7 +18,7 @@ import type Redis from 'ioredis';
 import { BoundedCache } from './bounded-cache';
 import { compileLink, EdgeLink, locationOf } from './edge-link';
 import { compileSplash } from './splash-page';
-import { VisitRecorder } from './visit-recorder.service';
+import { VisitRecorder } from '@app/analytics';
 
 /** A custom domain as the edge routes it. */
 export interface EdgeDomain {

@@ -7,8 +7,6 @@ import { EdgeCache } from './edge-cache.service';
 import { EDGE_SECRET } from './edge-secret';
 import { EdgeService } from './edge.service';
 import { StaticFiles } from './edge-static';
-import { VisitorInfo } from './visitor-info';
-import { VisitRecorder } from './visit-recorder.service';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -22,15 +20,13 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
     EdgeCache,
     EdgeService,
     StaticFiles,
-    VisitRecorder,
-    { provide: VisitorInfo, useFactory: () => new VisitorInfo() },
     {
       provide: EDGE_SECRET,
       inject: [SECRETS_KEY],
       useFactory: (key: Buffer) => deriveKey(key, 'edge cookies and visitor hashes'),
     },
   ],
-  exports: [EdgeCache, VisitRecorder, VisitorInfo],
+  exports: [EdgeCache, AnalyticsModule],
 })
 export class EdgeModule implements OnApplicationBootstrap {
   constructor(

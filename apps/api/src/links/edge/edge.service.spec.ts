@@ -4,8 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { EdgeCache } from './edge-cache.service';
 import type { StaticFiles } from './edge-static';
 import { EdgeService } from './edge.service';
-import type { VisitorInfo } from './visitor-info';
-import type { VisitRecorder } from './visit-recorder.service';
+import type { VisitorInfo, VisitRecorder } from '@app/analytics';
 
 describe(EdgeService.name, () => {
   const edge = new EdgeService(

@@ -27,8 +27,7 @@ import {
 } from './site-access';
 import { splashPage } from './splash-page';
 import { StaticFiles } from './edge-static';
-import { VisitorInfo } from './visitor-info';
-import { VisitRecorder } from './visit-recorder.service';
+import { VisitorInfo, VisitRecorder } from '@app/analytics';
 
 /** `/{alias}` and, for static sites, `/{alias}/any/path`. */
 const LINK_PATH = /^\/([A-Za-z0-9_-]{3,64})(\/.*)?$/;

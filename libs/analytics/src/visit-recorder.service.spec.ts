@@ -1,7 +1,7 @@
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { VisitWriter } from '@app/analytics';
 import type { NewVisit } from '@app/database';
 import { type RawVisit, VisitRecorder, visitText } from './visit-recorder.service';
+import type { VisitWriter } from './visit-writer';
 import type { VisitorInfo } from './visitor-info';
 
 /** A PostgreSQL error as TypeORM raises it (QueryFailedError carries the driver's error). */

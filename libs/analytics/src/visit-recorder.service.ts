@@ -10,12 +10,14 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import { isDataError } from '@app/common';
-import { countByLink, VisitWriter } from '@app/analytics';
 import type { NewVisit } from '@app/database';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
-import { EDGE_SECRET } from './edge-secret';
+import { countByLink, VisitWriter } from './visit-writer';
 import { VisitorInfo } from './visitor-info';
+
+/** Injection token of the key that keys visitor hashes. */
+export const VISITOR_HASH_SECRET = Symbol('VISITOR_HASH_SECRET');
 
 /** What the edge keeps of a counted redirect; everything else is derived at flush time. */
 export interface RawVisit {
@@ -65,7 +67,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     private readonly visits: VisitWriter,
     private readonly info: VisitorInfo,
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(EDGE_SECRET) private readonly secret: Buffer,
+    @Inject(VISITOR_HASH_SECRET) private readonly secret: Buffer,
     @Inject(REDIS) private readonly redis: Redis | null,
   ) {}
 

@@ -1,0 +1,30 @@
+/**
+ * A Map that forgets its oldest entry beyond `limit` (first in, first out: cheap, and good enough
+ * for caches whose entries are dropped on change anyway).
+ */
+export class BoundedCache<V> {
+  private readonly map = new Map<string, V>();
+
+  constructor(private readonly limit: number) {}
+
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: string, value: V): V {
+    if (this.map.size >= this.limit && !this.map.has(key)) {
+      const oldest = this.map.keys().next();
+      if (!oldest.done) this.map.delete(oldest.value);
+    }
+    this.map.set(key, value);
+    return value;
+  }
+
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.map.keys();
+  }
+}
