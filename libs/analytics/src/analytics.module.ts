@@ -1,14 +1,22 @@
 import { Module } from '@nestjs/common';
 import { deriveKey, SECRETS_KEY } from '@app/config';
 import { StatisticsRepository } from './statistics.repository';
-import { VISITOR_HASH_SECRET, VisitRecorder } from './visit-recorder.service';
+import { UniqueVisitors } from './unique-visitors';
+import { VISITOR_HASH_SECRET, VisitEnricher } from './visit-enricher';
+import { VisitRecorder } from './visit-recorder.service';
 import { VisitWriter } from './visit-writer';
 import { VisitorInfo } from './visitor-info';
 
-/** The visit pipeline and the statistics reads. */
+/**
+ * The visit pipeline (buffer, enrichment, uniqueness, batch writes with their roll-ups) and the
+ * statistics reads. One instance per app: the visitor side records into it and asks VisitorInfo
+ * about its visitors, the statistics API reads what it wrote.
+ */
 @Module({
   providers: [
     VisitRecorder,
+    VisitEnricher,
+    UniqueVisitors,
     VisitWriter,
     StatisticsRepository,
     { provide: VisitorInfo, useFactory: () => new VisitorInfo() },

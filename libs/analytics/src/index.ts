@@ -1,5 +1,6 @@
 export { DIMENSIONS, type Dimension } from '@app/database';
 export * from './analytics.module';
+export * from './raw-visit';
 export * from './statistics.repository';
 export * from './visit-recorder.service';
 export * from './visit-writer';

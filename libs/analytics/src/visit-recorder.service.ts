@@ -1,35 +1,15 @@
 import {
   BeforeApplicationShutdown,
-  Inject,
   Injectable,
   Logger,
   OnModuleDestroy,
   OnModuleInit,
 } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import { createHmac } from 'node:crypto';
-import type { Server } from 'node:http';
 import { isDataError } from '@app/common';
 import type { NewVisit } from '@app/database';
-import { REDIS } from '@app/redis';
-import type Redis from 'ioredis';
+import type { RawVisit } from './raw-visit';
+import { VisitEnricher } from './visit-enricher';
 import { countByLink, VisitWriter } from './visit-writer';
-import { VisitorInfo } from './visitor-info';
-
-/** Injection token of the key that keys visitor hashes. */
-export const VISITOR_HASH_SECRET = Symbol('VISITOR_HASH_SECRET');
-
-/** What the edge keeps of a counted redirect; everything else is derived at flush time. */
-export interface RawVisit {
-  linkId: number;
-  at: number;
-  ip: string;
-  userAgent: string;
-  referer: string | undefined;
-  acceptLanguage: string | undefined;
-  /** The request's query string without `?`, or null. */
-  query: string | null;
-}
 
 export const FLUSH_INTERVAL_MS = 250;
 /** A batch this large is flushed at once instead of waiting for the timer. */
@@ -39,14 +19,13 @@ export const WRITE_BATCH = 250;
 const BUSY_WAIT_LIMIT = 1000;
 /** Beyond this, while the database refuses writes, the oldest visits are dropped (and logged). */
 const MAX_BUFFERED = 1_000_000;
-const UNIQUE_TTL_SECONDS = 26 * 3600;
-const LOCAL_UNIQUE_LIMIT = 2_000_000;
-const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Buffers counted visits in memory and writes them in batches, one transaction per flush, off the
- * redirect's path. On shutdown it stops the HTTP server first, then writes everything it holds, so
- * every counted redirect becomes a row.
+ * redirect's path. On shutdown it writes everything it holds, so every counted redirect becomes a
+ * row. What feeds it stops first: Nest runs the shutdown hooks of a module before those of the
+ * modules it imports, so a module that imports AnalyticsModule can stop taking visits (the API
+ * stops its HTTP server) before this drains.
  */
 @Injectable()
 export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
@@ -55,8 +34,6 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   private readonly pending = new Map<number, number>();
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private uniqueDay = '';
-  private readonly seenToday = new Set<string>();
   /** Redirects counted by this process since start, and visits it wrote. */
   counted = 0;
   written = 0;
@@ -65,10 +42,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
 
   constructor(
     private readonly visits: VisitWriter,
-    private readonly info: VisitorInfo,
-    private readonly adapterHost: HttpAdapterHost,
-    @Inject(VISITOR_HASH_SECRET) private readonly secret: Buffer,
-    @Inject(REDIS) private readonly redis: Redis | null,
+    private readonly enricher: VisitEnricher,
   ) {}
 
   onModuleInit(): void {
@@ -84,7 +58,6 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.stopServer();
     await this.flushAll();
     this.logger.log(
       `Visits: ${this.counted} counted, ${this.written} written, ${this.buffer.length} not written` +
@@ -165,10 +138,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   private async write(batch: RawVisit[]): Promise<number> {
     let rows: NewVisit[] = [];
     try {
-      if (!this.info.geoReady()) {
-        await this.info.loadGeo();
-      }
-      rows = await this.enrich(batch);
+      rows = await this.enricher.enrich(batch);
       await this.store(rows);
       return batch.length;
     } catch (error) {
@@ -212,144 +182,8 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (left > 0) this.pending.set(linkId, left);
     else this.pending.delete(linkId);
   }
-
-  private async enrich(batch: RawVisit[]): Promise<NewVisit[]> {
-    const rows: NewVisit[] = [];
-    for (const v of batch) {
-      const device = this.info.device(v.userAgent);
-      const geo = this.info.geo(v.ip);
-      const referrer = parseReferrer(v.referer);
-      const utm = parseUtm(v.query);
-      const at = new Date(v.at);
-      const day = at.toISOString().slice(0, 10);
-      rows.push({
-        link_id: v.linkId,
-        datetime: at,
-        referrer_host: referrer.host,
-        referrer_path: referrer.path,
-        utm_source: utm.source,
-        utm_medium: utm.medium,
-        utm_campaign: utm.campaign,
-        continent_code: geo.continent_code,
-        country_code: geo.country_code,
-        city_name: geo.city_name,
-        os_name: device.os_name,
-        browser_name: device.browser_name,
-        device_type: device.device_type,
-        browser_language: this.info.language(v.acceptLanguage),
-        is_unique: false,
-        visitor_hash: createHmac('sha256', this.secret)
-          .update(`${day}|${v.linkId}|${v.ip}|${v.userAgent}`)
-          .digest('hex')
-          .slice(0, 32),
-      });
-    }
-    await this.markUnique(rows);
-    return rows;
-  }
-
-  /**
-   * A visit is unique when its visitor hash (per day, link, IP and user agent) was not seen
-   * before today: in Redis when configured (so all instances agree), else in this process.
-   */
-  private async markUnique(rows: NewVisit[]): Promise<void> {
-    if (this.redis && this.redis.status === 'ready') {
-      try {
-        const pipeline = this.redis.pipeline();
-        for (const row of rows) {
-          pipeline.set(`linkdock:uv:${row.visitor_hash}`, '1', 'EX', UNIQUE_TTL_SECONDS, 'NX');
-        }
-        const results = (await pipeline.exec()) ?? [];
-        rows.forEach((row, i) => {
-          row.is_unique = results[i]?.[1] === 'OK';
-        });
-        return;
-      } catch (error) {
-        this.logger.warn(
-          `Unique-visitor check in Redis failed, using this process: ${String(error)}`,
-        );
-      }
-    }
-    for (const row of rows) {
-      const day = row.datetime.toISOString().slice(0, 10);
-      if (day !== this.uniqueDay) {
-        this.uniqueDay = day;
-        this.seenToday.clear();
-      }
-      if (this.seenToday.size >= LOCAL_UNIQUE_LIMIT) {
-        this.seenToday.clear();
-      }
-      row.is_unique = !this.seenToday.has(row.visitor_hash);
-      this.seenToday.add(row.visitor_hash);
-    }
-  }
-
-  /** Stops accepting connections and waits for requests in flight, so their visits are counted. */
-  private async stopServer(): Promise<void> {
-    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
-    if (!server || !server.listening) {
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      force.unref();
-      server.close(() => {
-        clearTimeout(force);
-        resolve();
-      });
-      server.closeIdleConnections();
-    });
-  }
 }
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function parseReferrer(referer: string | undefined): { host: string | null; path: string | null } {
-  if (!referer) {
-    return { host: null, path: null };
-  }
-  try {
-    const url = new URL(referer);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return { host: null, path: null };
-    }
-    return { host: url.hostname.slice(0, 253), path: url.pathname.slice(0, 512) };
-  } catch {
-    return { host: null, path: null };
-  }
-}
-
-/**
- * Text from a visitor's URL as stored: control characters removed, trimmed, at most `max` UTF-16
- * units without splitting a character in two, and no lone surrogate (PostgreSQL refuses NUL, and
- * stores a half character as U+FFFD, which would make two different values one).
- */
-export function visitText(value: string | null | undefined, max: number): string | null {
-  if (!value) {
-    return null;
-  }
-  // eslint-disable-next-line no-control-regex
-  let text = value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  if (text.length > max) {
-    text = text.slice(0, /[\ud800-\udbff]/.test(text[max - 1]) ? max - 1 : max);
-  }
-  text = text.replace(LONE_SURROGATE, '\ufffd');
-  return text === '' ? null : text;
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-function parseUtm(query: string | null): {
-  source: string | null;
-  medium: string | null;
-  campaign: string | null;
-} {
-  if (!query || !query.includes('utm_')) {
-    return { source: null, medium: null, campaign: null };
-  }
-  const params = new URLSearchParams(query);
-  const read = (name: string): string | null => visitText(params.get(name), 128);
-  return { source: read('utm_source'), medium: read('utm_medium'), campaign: read('utm_campaign') };
 }

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AnalyticsModule } from '@app/analytics';
 import { deriveKey, SECRETS_KEY } from '@app/config';
+import { ServerDrain } from '../../server-drain';
 import { EdgeCache } from './edge-cache.service';
 import { EDGE_SECRET } from './edge-secret';
 import { EdgeService } from './edge.service';
@@ -20,6 +21,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
     EdgeCache,
     EdgeService,
     StaticFiles,
+    ServerDrain,
     {
       provide: EDGE_SECRET,
       inject: [SECRETS_KEY],
