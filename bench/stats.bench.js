@@ -25,10 +25,10 @@ const LINKS = 50;
 const PROJECTS = 5;
 const DAY_MS = 86_400_000;
 
-const { rollUp } = require(join(root, 'dist/libs/database/src/statistics/rollups.js'));
-const writers = require(join(root, 'dist/libs/database/src/statistics/rollup-writer.js'));
+const { rollUp } = require(join(root, 'dist/libs/database/src/rollups/rollups.js'));
+const writers = require(join(root, 'dist/libs/database/src/rollups/rollup-writer.js'));
 const { StatisticsRepository } = require(
-  join(root, 'dist/libs/database/src/statistics/statistics.repository.js'),
+  join(root, 'dist/libs/analytics/src/statistics.repository.js'),
 );
 
 // ---------------------------------------------------------------- data
@@ -270,7 +270,7 @@ async function openDatabase(env, dataDir) {
 }
 
 const { VISIT_COLUMNS, POSTGRES_ARRAY_TYPES } = require(
-  join(root, 'dist/libs/database/src/visits/visit-columns.js'),
+  join(root, 'dist/libs/database/src/rollups/visit-columns.js'),
 );
 const dbTime = (d) => d.toISOString().replace('T', ' ').replace('Z', '');
 

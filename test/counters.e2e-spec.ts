@@ -1,5 +1,5 @@
 import { createTestApp, TestApp, TestUser } from '@app/testing';
-import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+import { VisitRecorder } from '@app/analytics';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

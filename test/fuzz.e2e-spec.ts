@@ -32,7 +32,7 @@ import {
   requestArb,
   send,
 } from '@app/testing/fuzz';
-import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+import { VisitRecorder } from '@app/analytics';
 
 /**
  * Property-based fuzz over the OpenAPI document: every operation gets requests built from its

@@ -12,7 +12,7 @@ import {
 } from '@app/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+import { VisitRecorder } from '@app/analytics';
 
 // A static site uploaded through the API and opened in headless Debian chromium; the screenshot is
 // written to test/artifacts/static-sites/ (committed, and looked at by a person).

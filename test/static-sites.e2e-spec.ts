@@ -14,7 +14,7 @@ import {
   SITE_ACCESS_SECONDS,
   signSiteAccess,
 } from '../apps/api/src/visitor/static/site-access';
-import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+import { VisitRecorder } from '@app/analytics';
 import { SiteSweepJob, SWEEP_GRACE_MS } from '../apps/worker/src/jobs/site-sweep.job';
 import { demoSite, PNG_2X2, storedSiteFiles } from './support/static-sites';
 

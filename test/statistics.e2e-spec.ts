@@ -1,13 +1,7 @@
-import {
-  revertLastMigration,
-  runMigrations,
-  StatisticsRepository,
-  VisitsRepository,
-  type NewVisit,
-} from '@app/database';
+import { StatisticsRepository, VisitRecorder, VisitWriter } from '@app/analytics';
+import { revertLastMigration, runMigrations, type NewVisit } from '@app/database';
 import { Clock } from '@app/common';
 import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
-import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -111,7 +105,7 @@ describe('Statistics', () => {
       is_unique: unique,
       visitor_hash: '0'.repeat(32),
     }));
-    expect(await t.app.get(VisitsRepository).recordBatch(visits)).toBe(visits.length);
+    expect(await t.app.get(VisitWriter).recordBatch(visits)).toBe(visits.length);
   }
 
   function nonZero(rows: Row[]): Row[] {
@@ -579,7 +573,7 @@ describe('Statistics', () => {
           ),
         );
       }
-      const visits = t.app.get(VisitsRepository);
+      const visits = t.app.get(VisitWriter);
       const batch = (links: number[], round: number): NewVisit[] =>
         links.flatMap((link, i) =>
           Array.from({ length: 20 }, (_, j) => ({

@@ -14,7 +14,7 @@ import {
 } from '@app/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
+import { VisitRecorder } from '@app/analytics';
 
 // Headless Debian chromium drives every visitor page; screenshots are written to
 // test/artifacts/visitor-pages/ (committed, and looked at by a person).

@@ -8,8 +8,8 @@ import {
   TestDatabase,
   TestUser,
 } from '@app/testing';
+import { VisitRecorder } from '@app/analytics';
 import { VisitorListener } from '../apps/api/src/visitor/visitor-listener';
-import { VisitRecorder } from '../apps/api/src/links/edge/visit-recorder.service';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -1,4 +1,5 @@
-import { type NewVisit, VisitsRepository } from '@app/database';
+import { VisitWriter } from '@app/analytics';
+import type { NewVisit } from '@app/database';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
 import { VisitsRetentionJob } from '../apps/worker/src/jobs/visits-retention.job';
 
@@ -44,7 +45,7 @@ describe('VISITS_RETENTION_DAYS', () => {
     const id = (res.body as { data: { id: number } }).data.id;
     const now = Date.now();
     const visits = (days: number, n: number): NewVisit[] => visitsOf(id, now - days * DAY_MS, n);
-    const writer = t.app.get(VisitsRepository);
+    const writer = t.app.get(VisitWriter);
     await writer.recordBatch(visits(45, 7));
     await writer.recordBatch(visits(31, 5));
     await writer.recordBatch(visits(2, 3));
@@ -77,7 +78,7 @@ describe('VISITS_RETENTION_DAYS', () => {
     const id = (res.body as { data: { id: number } }).data.id;
     // Retention counts on ids growing with time: no newer visit of the test above before these.
     await t.dataSource.query('DELETE FROM "visits"');
-    await t.app.get(VisitsRepository).recordBatch(visitsOf(id, Date.now() - 40 * DAY_MS, 4));
+    await t.app.get(VisitWriter).recordBatch(visitsOf(id, Date.now() - 40 * DAY_MS, 4));
     const job = t.app.get(VisitsRetentionJob);
     const stopping = new AbortController();
     stopping.abort();

@@ -1,3 +1,4 @@
+export * from './cache';
 export * from './errors';
 export * from './events';
 export * from './html';

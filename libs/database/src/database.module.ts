@@ -14,7 +14,6 @@ import { TeamsRepository } from './teams/teams.repository';
 import { QrCodesRepository } from './qr-codes/qr-codes.repository';
 import { ApiKeysRepository } from './users/api-keys.repository';
 import { UsersRepository } from './users/users.repository';
-import { StatisticsRepository } from './statistics/statistics.repository';
 import { VisitsRepository } from './visits/visits.repository';
 
 const REPOSITORIES = [
@@ -24,7 +23,6 @@ const REPOSITORIES = [
   DomainsRepository,
   LinksRepository,
   VisitsRepository,
-  StatisticsRepository,
   SignaturesRepository,
   NotificationHandlersRepository,
   TeamsRepository,

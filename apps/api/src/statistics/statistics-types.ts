@@ -1,4 +1,4 @@
-import { DIMENSIONS, type Dimension } from '@app/database';
+import { DIMENSIONS, type Dimension } from '@app/analytics';
 
 export const STATISTICS_TYPES = ['overview', ...DIMENSIONS, 'hour'] as const;
 export type StatisticsType = (typeof STATISTICS_TYPES)[number];

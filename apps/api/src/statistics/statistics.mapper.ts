@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import type { Dimension, DimensionTotal } from '@app/database';
+import type { Dimension, DimensionTotal } from '@app/analytics';
 
 export interface OverviewRow {
   pageviews: number;

@@ -10,14 +10,12 @@ import {
   QUARTER_MS,
 } from '@app/common';
 import {
-  LinksRepository,
-  ProjectsRepository,
   type QuarterRange,
   StatisticsRepository,
   type StatsScope,
   type Totals,
-  UsersRepository,
-} from '@app/database';
+} from '@app/analytics';
+import { LinksRepository, ProjectsRepository, UsersRepository } from '@app/database';
 import type { StatisticsQuery } from './dto/statistics.query';
 import { parseStatisticsQuery, type ParsedStatisticsQuery } from './statistics-query';
 import type { StatisticsType } from './statistics-types';

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { BlockList } from 'node:net';
 import { buildTrustedProxies, clientIp } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { VisitorInfo } from '../links/edge/visitor-info';
-import { VisitRecorder } from '../links/edge/visit-recorder.service';
+import { VisitorInfo, VisitRecorder } from '@app/analytics';
 import type { VisitorLink } from './cache/visitor-link';
 import type { Visit } from './visit';
 

@@ -1,9 +1,8 @@
 import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AnalyticsModule } from '@app/analytics';
 import { deriveKey, SECRETS_KEY } from '@app/config';
-import { VisitorInfo } from '../links/edge/visitor-info';
-import { VisitRecorder } from '../links/edge/visit-recorder.service';
 import { VisitorCache } from './cache/visitor-cache.service';
 import { ClicksLimitGate } from './gates/clicks-limit.gate';
 import { PasswordGate } from './gates/password.gate';
@@ -13,6 +12,7 @@ import { SplashGate } from './gates/splash.gate';
 import { TargetingGate } from './gates/targeting.gate';
 import { fail } from './http';
 import { VisitorRouter } from './router';
+import { ServerDrain } from './server-drain';
 import { SiteServer } from './static/site-server';
 import { StaticFiles } from './static/static-files';
 import type { RequestListener } from './visit';
@@ -25,6 +25,7 @@ import { VISITOR_SECRET } from './visitor-secret';
  * request listener (Express, with Nest inside): requests it does not claim go on to Express.
  */
 @Module({
+  imports: [AnalyticsModule],
   providers: [
     VisitorCache,
     VisitorListener,
@@ -38,8 +39,7 @@ import { VISITOR_SECRET } from './visitor-secret';
     VisitCounter,
     SiteServer,
     StaticFiles,
-    VisitRecorder,
-    { provide: VisitorInfo, useFactory: () => new VisitorInfo() },
+    ServerDrain,
     {
       provide: VISITOR_SECRET,
       inject: [SECRETS_KEY],
@@ -47,7 +47,7 @@ import { VISITOR_SECRET } from './visitor-secret';
       useFactory: (key: Buffer) => deriveKey(key, 'edge cookies and visitor hashes'),
     },
   ],
-  exports: [VisitorCache, VisitRecorder, VisitorInfo],
+  exports: [VisitorCache, AnalyticsModule],
 })
 export class VisitorModule implements OnApplicationBootstrap {
   constructor(

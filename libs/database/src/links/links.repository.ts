@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { OwnedRepository, rowLock } from '../owned.repository';
-import { subtractLinksFromUser } from '../statistics/rollup-writer';
+import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from './link.entity';
 
 /** The columns an API update may write: never `clicks`, which only the visit recorder changes. */

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
+import { VisitRecorder } from '@app/analytics';
 import {
+  BoundedCache,
   DOMAIN_CHANGED,
   type DomainChangedEvent,
   LINK_CHANGED,
@@ -15,10 +17,8 @@ import {
 } from '@app/database';
 import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
-import { BoundedCache } from './bounded-cache';
 import { compileLink, VisitorLink, locationOf } from './visitor-link';
 import { compileSplash } from '../pages/splash-page';
-import { VisitRecorder } from '../../links/edge/visit-recorder.service';
 
 /** A custom domain as the visitor side routes it. */
 export interface VisitorDomain {

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { BlockList } from 'node:net';
 import { buildTrustedProxies, clientIp } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { VisitorInfo } from '../../links/edge/visitor-info';
+import { VisitorInfo } from '@app/analytics';
 import type { VisitorLink } from '../cache/visitor-link';
 import { notFound } from '../http';
 import type { Visit } from '../visit';

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { backfillRollups } from '../../statistics/backfill';
+import { backfillRollups } from '../../rollups/backfill';
 
 /** Statistics roll-ups (see statistics/stat.entities.ts), filled from the visits already stored. */
 export class StatisticsRollups1764200000000 implements MigrationInterface {

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { fillMonthsFromDays, MONTH_TABLES } from '../../statistics/month-rollups-migration';
+import { fillMonthsFromDays, MONTH_TABLES } from '../../rollups/month-rollups-migration';
 
 /**
  * Breakdown roll-ups per month, summed from the day tables. A database migrated while migration

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { type Dimension, firstDayOfMonth, monthOfDay } from './rollups';
+import { type Dimension, firstDayOfMonth, monthOfDay } from '@app/database';
 
 /** Whose statistics: an account as a whole, or some of its links (one, or a project's). */
 export type StatsScope =
@@ -61,7 +61,7 @@ function integer(value: number): string {
 }
 
 /**
- * Reads the statistics roll-ups (see stat.entities.ts); never the raw visits. Every query is a
+ * Reads the statistics roll-ups (see @app/database's stat.entities.ts); never the raw visits. Every query is a
  * range scan of one table's primary key: (user_id | link_id, bucket) for the time series, and
  * (user_id | link_id, dimension, day, values) for the breakdowns. Sums come back as strings from
  * PostgreSQL (numeric, the sum of bigint) and are read with Number(): exact up to

@@ -1,5 +1,5 @@
 import { DAY_MS, localDayNumber, QUARTER_MS, usableTimeZone } from '@app/common';
-import { type NewVisit as RolledVisit, VISIT_DIMENSION_COLUMNS } from '../visits/visit-columns';
+import { type NewVisit as RolledVisit, VISIT_DIMENSION_COLUMNS } from './visit-columns';
 
 /** The statistics dimensions other than the time series, as the API names them. */
 export const DIMENSIONS = [

@@ -1,8 +1,8 @@
 import type { QueryRunner } from 'typeorm';
 import { fromDbDateTime, sqliteConnection } from '../db-values';
-import type { VisitEntity } from '../visits/visit.entity';
 import { LinkOwner, rollUp } from './rollups';
 import { sqliteRollupWriter, writeRollupsPostgres } from './rollup-writer';
+import type { NewVisit } from './visit-columns';
 
 const CHUNK = 5000;
 
@@ -43,13 +43,11 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
   }
 }
 
-type Visit = Omit<VisitEntity, 'id' | 'link'>;
-
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function toVisit(r: Record<string, unknown>): Visit {
+function toVisit(r: Record<string, unknown>): NewVisit {
   return {
     link_id: Number(r.link_id),
     datetime: r.datetime instanceof Date ? r.datetime : fromDbDateTime(text(r.datetime) ?? ''),

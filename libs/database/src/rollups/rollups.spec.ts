@@ -1,6 +1,5 @@
-import type { NewVisit } from '../visits/visits.repository';
 import { firstDayOfMonth, monthOfDay, rollUp } from './rollups';
-import { splitByMonths } from './statistics.repository';
+import type { NewVisit } from './visit-columns';
 
 function visit(overrides: Partial<NewVisit>): NewVisit {
   return {
@@ -112,27 +111,5 @@ describe('months', () => {
     expect(monthOfDay(day('2026-10-25'))).toBe(681);
     expect(firstDayOfMonth(681)).toBe(day('2026-10-01'));
     expect(firstDayOfMonth(682)).toBe(day('2026-11-01'));
-  });
-
-  it('splits a range into whole months and the days around them', () => {
-    expect(splitByMonths(day('2026-03-10'), day('2026-10-25'))).toEqual({
-      days: [
-        [day('2026-03-10'), day('2026-03-31')],
-        [day('2026-10-01'), day('2026-10-25')],
-      ],
-      months: [monthOfDay(day('2026-04-01')), monthOfDay(day('2026-09-01'))],
-    });
-    expect(splitByMonths(day('2026-01-01'), day('2026-12-31'))).toEqual({
-      days: [],
-      months: [672, 683],
-    });
-    expect(splitByMonths(day('2026-02-01'), day('2026-02-28'))).toEqual({
-      days: [],
-      months: [673, 673],
-    });
-    expect(splitByMonths(day('2026-02-02'), day('2026-03-30'))).toEqual({
-      days: [[day('2026-02-02'), day('2026-03-30')]],
-      months: null,
-    });
   });
 });

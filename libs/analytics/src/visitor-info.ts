@@ -4,7 +4,7 @@ import { isbot } from 'isbot';
 import maxmind from 'maxmind';
 import { isIP } from 'node:net';
 import { UAParser } from 'ua-parser-js';
-import { BoundedCache } from '../../visitor/cache/bounded-cache';
+import { BoundedCache } from '@app/common';
 
 export interface DeviceInfo {
   os_name: string | null;

@@ -1,7 +1,26 @@
-import type { VisitEntity } from './visit.entity';
-
-/** A visit as the recorder hands it to the writer. */
-export type NewVisit = Omit<VisitEntity, 'id' | 'link'>;
+/**
+ * A visit as the recorder hands it to the writer: the columns of the `visits` table but its id.
+ * Spelled out rather than derived from VisitEntity, so that the roll-up code does not import the
+ * entities; @app/analytics checks that the two agree.
+ */
+export interface NewVisit {
+  link_id: number;
+  datetime: Date;
+  referrer_host: string | null;
+  referrer_path: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  continent_code: string | null;
+  country_code: string | null;
+  city_name: string | null;
+  os_name: string | null;
+  browser_name: string | null;
+  device_type: string | null;
+  browser_language: string | null;
+  is_unique: boolean;
+  visitor_hash: string;
+}
 
 /** The columns that describe the visit (what statistics break pageviews down by). */
 export const VISIT_DIMENSION_COLUMNS = [

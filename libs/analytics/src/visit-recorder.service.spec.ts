@@ -1,6 +1,9 @@
-import type { HttpAdapterHost } from '@nestjs/core';
-import type { NewVisit, VisitsRepository } from '@app/database';
-import { type RawVisit, VisitRecorder, visitText } from './visit-recorder.service';
+import type { NewVisit } from '@app/database';
+import type { RawVisit } from './raw-visit';
+import { UniqueVisitors } from './unique-visitors';
+import { VisitEnricher } from './visit-enricher';
+import { VisitRecorder } from './visit-recorder.service';
+import type { VisitWriter } from './visit-writer';
 import type { VisitorInfo } from './visitor-info';
 
 /** A PostgreSQL error as TypeORM raises it (QueryFailedError carries the driver's error). */
@@ -22,7 +25,7 @@ function setup(fail: (rows: NewVisit[]) => Error | null) {
       stored.push(...rows);
       return Promise.resolve(rows.length);
     },
-  } as unknown as VisitsRepository;
+  } as unknown as VisitWriter;
   const info = {
     geoReady: () => true,
     loadGeo: () => Promise.resolve(),
@@ -32,10 +35,7 @@ function setup(fail: (rows: NewVisit[]) => Error | null) {
   } as unknown as VisitorInfo;
   const recorder = new VisitRecorder(
     visits,
-    info,
-    {} as HttpAdapterHost,
-    Buffer.alloc(32, 1),
-    null,
+    new VisitEnricher(info, Buffer.alloc(32, 1), new UniqueVisitors(null)),
   );
   return { recorder, stored, calls };
 }
@@ -106,17 +106,5 @@ describe(VisitRecorder.name, () => {
     expect(recorder.dropped).toBe(0);
     await recorder.flushAll();
     expect(stored.map((v) => v.link_id)).toEqual([1, 2, 3]);
-  });
-});
-
-describe(visitText.name, () => {
-  it('removes control characters, trims, and never splits a character', () => {
-    expect(visitText('\u0000news\u0001 ', 128)).toBe('news');
-    expect(visitText('\u0000\u007f', 128)).toBeNull();
-    expect(visitText('', 128)).toBeNull();
-    expect(visitText(undefined, 128)).toBeNull();
-    expect(visitText(`${'a'.repeat(127)}\u{1F300}`, 128)).toBe('a'.repeat(127));
-    expect(visitText(`${'a'.repeat(126)}\u{1F300}`, 128)).toBe(`${'a'.repeat(126)}\u{1F300}`);
-    expect(visitText('x\ud800y\udc00', 128)).toBe('x\ufffdy\ufffd');
   });
 });

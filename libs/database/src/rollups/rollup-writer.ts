@@ -1,0 +1,119 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { EntityManager } from 'typeorm';
+import {
+  DIMENSION_TABLES,
+  type DimensionTable,
+  dimensionKey,
+  QUARTER_TABLES,
+  type Table,
+} from '../statistics/stat-tables';
+import type { DimensionRow, QuarterRow, Rollups } from './rollups';
+
+/* Adds roll-up rows to the tables, inside the caller's transaction: an upsert per row. */
+
+/** The roll-up rows of each dimension table. */
+const DIMENSION_ROWS = [
+  [DIMENSION_TABLES.link, (r: Rollups) => r.linkDimensions],
+  [DIMENSION_TABLES.user, (r: Rollups) => r.userDimensions],
+  [DIMENSION_TABLES.linkMonth, (r: Rollups) => r.linkMonths],
+  [DIMENSION_TABLES.userMonth, (r: Rollups) => r.userMonths],
+] as const;
+
+function quarterUpsert(table: Table, values: string): string {
+  return `INSERT INTO "${table.name}" ("${table.scope}", "bucket", "pageviews", "visitors") ${values}
+    ON CONFLICT ("${table.scope}", "bucket") DO UPDATE SET
+      "pageviews" = "${table.name}"."pageviews" + excluded."pageviews",
+      "visitors" = "${table.name}"."visitors" + excluded."visitors"`;
+}
+
+function dimensionUpsert(table: DimensionTable, values: string): string {
+  const key = [table.scope, ...dimensionKey(table)].map((c) => `"${c}"`).join(', ');
+  return `INSERT INTO "${table.name}" (${key}, "pageviews") ${values}
+    ON CONFLICT (${key}) DO UPDATE SET
+      "pageviews" = "${table.name}"."pageviews" + excluded."pageviews"`;
+}
+
+export interface SqliteRollupWriter {
+  write(rollups: Rollups): void;
+}
+
+/**
+ * Prepared statements on the better-sqlite3 connection; call `write` inside its transaction. Each
+ * table's statement is prepared when it first has rows (the migration that backfills the first
+ * roll-up tables runs before the month tables exist).
+ */
+export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWriter {
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  const statement = (sql: string): BetterSqlite3.Statement => {
+    let found = prepared.get(sql);
+    if (found === undefined) {
+      found = db.prepare(sql);
+      prepared.set(sql, found);
+    }
+    return found;
+  };
+  const quarterRun = (table: Table, rows: QuarterRow[]): void => {
+    if (rows.length === 0) {
+      return;
+    }
+    const insert = statement(quarterUpsert(table, 'VALUES (?, ?, ?, ?)'));
+    for (const r of rows) {
+      insert.run(r.scope, r.bucket, r.pageviews, r.visitors);
+    }
+  };
+  const dimensionRun = (table: DimensionTable, rows: DimensionRow[]): void => {
+    if (rows.length === 0) {
+      return;
+    }
+    const insert = statement(dimensionUpsert(table, 'VALUES (?, ?, ?, ?, ?, ?, ?)'));
+    for (const r of rows) {
+      insert.run(r.scope, r.dimension, r.period, r.value1, r.value2, r.value3, r.pageviews);
+    }
+  };
+  return {
+    write(rollups) {
+      quarterRun(QUARTER_TABLES.link, rollups.linkQuarters);
+      quarterRun(QUARTER_TABLES.user, rollups.userQuarters);
+      for (const [table, rows] of DIMENSION_ROWS) {
+        dimensionRun(table, rows(rollups));
+      }
+    },
+  };
+}
+
+// The counters as bigint, the type of their columns.
+const UNNEST_QUARTERS = 'SELECT * FROM unnest($1::int[], $2::int[], $3::bigint[], $4::bigint[])';
+const UNNEST_DIMENSIONS =
+  'SELECT * FROM unnest($1::int[], $2::varchar[], $3::int[], $4::varchar[], $5::varchar[], $6::varchar[], $7::bigint[])';
+
+/** One INSERT … SELECT FROM unnest() … ON CONFLICT per table, inside the caller's transaction. */
+export async function writeRollupsPostgres(em: EntityManager, rollups: Rollups): Promise<void> {
+  const quarters = async (table: Table, rows: QuarterRow[]): Promise<void> => {
+    if (rows.length > 0) {
+      await em.query(quarterUpsert(table, UNNEST_QUARTERS), [
+        rows.map((r) => r.scope),
+        rows.map((r) => r.bucket),
+        rows.map((r) => r.pageviews),
+        rows.map((r) => r.visitors),
+      ]);
+    }
+  };
+  const dimensions = async (table: DimensionTable, rows: DimensionRow[]): Promise<void> => {
+    if (rows.length > 0) {
+      await em.query(dimensionUpsert(table, UNNEST_DIMENSIONS), [
+        rows.map((r) => r.scope),
+        rows.map((r) => r.dimension),
+        rows.map((r) => r.period),
+        rows.map((r) => r.value1),
+        rows.map((r) => r.value2),
+        rows.map((r) => r.value3),
+        rows.map((r) => r.pageviews),
+      ]);
+    }
+  };
+  await quarters(QUARTER_TABLES.link, rollups.linkQuarters);
+  await quarters(QUARTER_TABLES.user, rollups.userQuarters);
+  for (const [table, rows] of DIMENSION_ROWS) {
+    await dimensions(table, rows(rollups));
+  }
+}
