@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { LinkChecks } from './link-checks.service';
+import { LinkInputService } from './link-input.service';
 import { LinksController } from './links.controller';
 import { LinksService } from './links.service';
 import { SiteSweeper } from './static/site-sweeper.service';
@@ -6,7 +8,7 @@ import { StaticSites } from './static/static-sites.service';
 
 @Module({
   controllers: [LinksController],
-  providers: [LinksService, StaticSites, SiteSweeper],
+  providers: [LinksService, LinkInputService, LinkChecks, StaticSites, SiteSweeper],
   exports: [LinksService],
 })
 export class LinksModule {}
