@@ -16,8 +16,8 @@ export type TargetingInput = Partial<Record<string, string[] | undefined>>;
 export function parseTargeting(
   type: TargetingType,
   body: TargetingInput,
-  problems: Problem[],
-): TargetingRule[] {
+): { rules: TargetingRule[]; problems: Problem[] } {
+  const problems: Problem[] = [];
   const keyField = `targeting_${type}_key`;
   const valueField = `targeting_${type}_value`;
   const keys = body[keyField] ?? [];
@@ -27,18 +27,18 @@ export function parseTargeting(
       title: `${keyField} needs at least one rule for targeting_type ${type}.`,
       field: keyField,
     });
-    return [];
+    return { rules: [], problems };
   }
   if (keys.length !== values.length) {
     problems.push({
       title: `${keyField} and ${valueField} must have the same number of entries (${keys.length} and ${values.length}).`,
       field: valueField,
     });
-    return [];
+    return { rules: [], problems };
   }
   if (keys.length > MAX_TARGETING_RULES) {
     problems.push({ title: `At most ${MAX_TARGETING_RULES} targeting rules.`, field: keyField });
-    return [];
+    return { rules: [], problems };
   }
   const rules: TargetingRule[] = [];
   keys.forEach((rawKey, i) => {
@@ -58,7 +58,7 @@ export function parseTargeting(
       rules.push({ key, value });
     }
   });
-  return rules;
+  return { rules, problems };
 }
 
 export function isTargetingType(value: string): value is TargetingType {
@@ -115,10 +115,14 @@ export function whatsappUrl(phoneNumber: string, message: string | null | undefi
     : `https://wa.me/${phoneNumber}`;
 }
 
+/** The number and message of a chat link. */
+export interface ChatTarget {
+  phoneNumber: string;
+  message: string | null;
+}
+
 /** Reads a wa.me or api.whatsapp.com/send address back into number and message. */
-export function parseWhatsappUrl(
-  value: string,
-): { phoneNumber: string; message: string | null } | null {
+export function parseWhatsappUrl(value: string): ChatTarget | null {
   let url: URL;
   try {
     url = new URL(value);
@@ -138,4 +142,37 @@ export function parseWhatsappUrl(
     return null;
   }
   return { phoneNumber: phone, message: url.searchParams.get('text') || null };
+}
+
+/**
+ * The chat a walink body asks for: from its wa.me `location_url` when that comes without a
+ * `phone_number`, else from `phone_number` and `message`.
+ */
+export function chatTarget(
+  phoneNumber: string | undefined,
+  message: string | null | undefined,
+  locationUrl: string | undefined,
+): { chat: ChatTarget | null; problems: Problem[] } {
+  if (locationUrl !== undefined && phoneNumber === undefined) {
+    const parsed = parseWhatsappUrl(locationUrl);
+    if (!parsed) {
+      return {
+        chat: null,
+        problems: [
+          {
+            title: 'location_url of a walink must be https://wa.me/<number>?text=<message>.',
+            field: 'location_url',
+          },
+        ],
+      };
+    }
+    return { chat: parsed, problems: [] };
+  }
+  if (!phoneNumber) {
+    return {
+      chat: null,
+      problems: [{ title: 'phone_number is required.', field: 'phone_number' }],
+    };
+  }
+  return { chat: { phoneNumber, message: message || null }, problems: [] };
 }

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
+import { LinkChecks } from './link-checks.service';
+import { LinkInputService } from './link-input.service';
 import { LinksController } from './links.controller';
 import { LinksService } from './links.service';
 import { StaticSites } from './static/static-sites.service';
 
 @Module({
   controllers: [LinksController],
-  providers: [LinksService, StaticSites],
+  providers: [LinksService, LinkInputService, LinkChecks, StaticSites],
   exports: [LinksService],
 })
 export class LinksModule {}

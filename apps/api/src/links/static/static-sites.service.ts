@@ -35,23 +35,19 @@ export class StaticSites {
     type: string,
     upload: UploadedDiskFile | undefined,
     creating: boolean,
-    problems: Problem[],
-  ): void {
+  ): Problem[] {
     if (type !== 'static') {
-      if (upload) {
-        problems.push({ title: 'file is only for links of type static.', field: 'file' });
-      }
-      return;
+      return upload ? [{ title: 'file is only for links of type static.', field: 'file' }] : [];
     }
     if (!upload) {
-      if (creating) problems.push({ title: 'file is required.', field: 'file' });
-      return;
+      return creating ? [{ title: 'file is required.', field: 'file' }] : [];
     }
     try {
       StaticSites.modeOf(upload);
+      return [];
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      problems.push(...error.problems);
+      return [...error.problems];
     }
   }
 

@@ -1,0 +1,110 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsFormBoolean, OptionalText } from '@app/common';
+import { WIFI_ENCRYPTIONS } from '@app/qr';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { DecimalRange } from './form-number';
+import { oneOf } from './one-of';
+
+/** Content of type text. */
+export class QrTextFields {
+  @OptionalText(3000)
+  text?: string;
+}
+
+/** Content of type url. */
+export class QrUrlFields {
+  @OptionalText(2048)
+  url?: string;
+}
+
+/** Content of type phone. */
+export class QrPhoneFields {
+  @OptionalText(32)
+  phone?: string;
+}
+
+/** Content of type sms. */
+export class QrSmsFields {
+  @OptionalText(32)
+  sms?: string;
+
+  @OptionalText(160)
+  sms_body?: string;
+}
+
+/** Content of type email. */
+export class QrEmailFields {
+  @OptionalText(360)
+  email?: string;
+
+  @OptionalText(256)
+  email_subject?: string;
+
+  @OptionalText(2048)
+  email_body?: string;
+}
+
+/** Content of type whatsapp. */
+export class QrWhatsappFields {
+  @OptionalText(32)
+  whatsapp?: string;
+
+  @OptionalText(2048)
+  whatsapp_body?: string;
+}
+
+/** Content of type facetime. */
+export class QrFacetimeFields {
+  @OptionalText(32)
+  facetime?: string;
+}
+
+/** Content of type location: coordinates, or `location` verbatim. */
+export class QrLocationFields {
+  @ApiPropertyOptional({ type: 'number', minimum: -90, maximum: 90 })
+  @IsOptional()
+  @DecimalRange(-90, 90)
+  location_latitude?: number;
+
+  @ApiPropertyOptional({ type: 'number', minimum: -180, maximum: 180 })
+  @IsOptional()
+  @DecimalRange(-180, 180)
+  location_longitude?: number;
+
+  @ApiPropertyOptional({
+    maxLength: 3000,
+    description: 'The content as one string, used verbatim when no location_* field is sent',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(3000)
+  location?: string;
+}
+
+/** Content of type wifi: the network, or `wifi` verbatim. */
+export class QrWifiFields {
+  @ApiPropertyOptional({ enum: WIFI_ENCRYPTIONS })
+  @IsOptional()
+  @IsIn(WIFI_ENCRYPTIONS, oneOf(WIFI_ENCRYPTIONS))
+  wifi_encryption?: (typeof WIFI_ENCRYPTIONS)[number];
+
+  @ApiPropertyOptional({ type: 'boolean', description: '0 or 1' })
+  @IsOptional()
+  @IsFormBoolean()
+  wifi_is_hidden?: boolean;
+
+  @OptionalText(128)
+  wifi_ssid?: string;
+
+  @OptionalText(128)
+  wifi_password?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 3000,
+    description: 'The content as one string, used verbatim when no wifi_* field is sent',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(3000)
+  wifi?: string;
+}
