@@ -1,6 +1,7 @@
 // @ts-check
 import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Imports that climb into another app's sources (`../../worker/src/...`). */
@@ -78,6 +79,21 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  {
+    // Node's own modules, then packages, then our libraries (@app/...), then this app's files.
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/internal-regex': '^@app/' },
+    rules: {
+      'import-x/order': [
+        'error',
+        {
+          groups: ['builtin', 'external', 'internal', ['parent', 'sibling', 'index']],
+          'newlines-between': 'never',
+          alphabetize: { order: 'asc', caseInsensitive: true },
+        },
+      ],
+    },
+  },
   {
     // Tests read response bodies, which supertest types as any.
     files: ['test/**/*.ts', '**/*.spec.ts', 'libs/testing/**/*.ts'],

@@ -1,7 +1,7 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { IntRange, IsFormBoolean, JSON_BODY_LIMITS } from '@app/common';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
-import { IsIn, IsOptional, IsString } from 'class-validator';
 
 class ProbeDto {
   @IsFormBoolean()

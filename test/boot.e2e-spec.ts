@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { freePort } from '@app/testing';
 
 /**

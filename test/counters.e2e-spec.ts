@@ -1,5 +1,5 @@
-import { createTestApp, TestApp, TestUser } from '@app/testing';
 import { VisitRecorder } from '@app/analytics';
+import { createTestApp, TestApp, TestUser } from '@app/testing';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

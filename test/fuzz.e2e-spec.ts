@@ -1,6 +1,7 @@
-import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import fc from 'fast-check';
+import { VisitRecorder } from '@app/analytics';
 import {
   createTestApp,
   insertDomain,
@@ -32,7 +33,6 @@ import {
   requestArb,
   send,
 } from '@app/testing/fuzz';
-import { VisitRecorder } from '@app/analytics';
 
 /**
  * Property-based fuzz over the OpenAPI document: every operation gets requests built from its

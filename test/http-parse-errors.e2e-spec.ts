@@ -1,6 +1,6 @@
-import { createTestApp, TestApp } from '@app/testing';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
+import { createTestApp, TestApp } from '@app/testing';
 
 interface RawResponse {
   statusLine: string;

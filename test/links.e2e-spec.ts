@@ -1,6 +1,6 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { LINK_CHANGED } from '@app/common';
 import { createTestApp, insertDomain, TestApp, TestUser } from '@app/testing';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 

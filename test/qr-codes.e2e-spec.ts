@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
 import sharp from 'sharp';
 import type { Response } from 'superagent';
+import { createTestApp, TestApp, TestUser } from '@app/testing';
 
 /** Reads any body as text (supertest leaves image/svg+xml unparsed). */
 function text(res: Response, done: (err: Error | null, body: string) => void): void {

@@ -1,8 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'supertest';
 import { ApiKeysService } from '@app/auth';
 import { ApiKeyEntity } from '@app/database';
 import { closeAfterAll, createTestApp, createTestDatabase, TestApp } from '@app/testing';
-import { randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -3,6 +3,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Browser, Page } from 'playwright-core';
 import { SIGNATURE_TEMPLATES } from '@app/signatures';
 import {
   closeAfterAll,
@@ -13,7 +14,6 @@ import {
   TestApp,
   TestUser,
 } from '@app/testing';
-import { Browser, Page } from 'playwright-core';
 
 // Headless Debian chromium renders every template through the public preview page; screenshots
 // are written to test/artifacts/signatures/ (committed, and looked at by a person).

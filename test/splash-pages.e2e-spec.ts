@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
 import sharp from 'sharp';
 import { VisitRecorder } from '@app/analytics';
+import { createTestApp, TestApp, TestUser } from '@app/testing';
 import { SplashFiles } from '../apps/api/src/splash-pages/splash-files';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

@@ -1,6 +1,9 @@
 /// <reference lib="dom" />
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { VisitRecorder } from '@app/analytics';
 import {
   closeAfterAll,
   createTestApp,
@@ -10,9 +13,6 @@ import {
   TestUser,
   writeZip,
 } from '@app/testing';
-import { Browser, BrowserContext, Page } from 'playwright-core';
-import sharp from 'sharp';
-import { VisitRecorder } from '@app/analytics';
 
 // A static site uploaded through the API and opened in headless Debian chromium; the screenshot is
 // written to test/artifacts/static-sites/ (committed, and looked at by a person).

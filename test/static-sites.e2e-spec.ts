@@ -1,20 +1,20 @@
-import { createTestApp, insertDomain, TestApp, TestUser, writeZip } from '@app/testing';
-import { LinksRepository, parseLinkSettings, StaticSiteSettings } from '@app/database';
-import { SiteStorage } from '@app/storage';
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
+import { VisitRecorder } from '@app/analytics';
+import { LinksRepository, parseLinkSettings, StaticSiteSettings } from '@app/database';
+import { SiteStorage } from '@app/storage';
+import { createTestApp, insertDomain, TestApp, TestUser, writeZip } from '@app/testing';
 import { compileLink } from '../apps/api/src/visitor/cache/visitor-link';
-import { VISITOR_SECRET } from '../apps/api/src/visitor/visitor-secret';
 import {
   SITE_ACCESS_RENEW_SECONDS,
   SITE_ACCESS_SECONDS,
   signSiteAccess,
 } from '../apps/api/src/visitor/static/site-access';
-import { VisitRecorder } from '@app/analytics';
+import { VISITOR_SECRET } from '../apps/api/src/visitor/visitor-secret';
 import { SiteSweepJob, SWEEP_GRACE_MS } from '../apps/worker/src/jobs/site-sweep.job';
 import { demoSite, PNG_2X2, storedSiteFiles } from './support/static-sites';
 

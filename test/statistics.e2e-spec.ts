@@ -1,6 +1,6 @@
 import { StatisticsRepository, VisitRecorder, VisitWriter } from '@app/analytics';
-import { revertLastMigration, runMigrations, type NewVisit } from '@app/database';
 import { Clock } from '@app/common';
+import { revertLastMigration, runMigrations, type NewVisit } from '@app/database';
 import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
 
 const CHROME =

@@ -3,6 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { VisitRecorder } from '@app/analytics';
 import {
   closeAfterAll,
   closeServer,
@@ -12,9 +15,6 @@ import {
   TestApp,
   TestUser,
 } from '@app/testing';
-import { Browser, BrowserContext, Page } from 'playwright-core';
-import sharp from 'sharp';
-import { VisitRecorder } from '@app/analytics';
 
 // Headless Debian chromium drives every visitor page; screenshots are written to
 // test/artifacts/visitor-pages/ (committed, and looked at by a person).

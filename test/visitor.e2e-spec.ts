@@ -1,3 +1,4 @@
+import { VisitRecorder } from '@app/analytics';
 import {
   closeAfterAll,
   createTestApp,
@@ -8,7 +9,6 @@ import {
   TestDatabase,
   TestUser,
 } from '@app/testing';
-import { VisitRecorder } from '@app/analytics';
 import { VisitorListener } from '../apps/api/src/visitor/visitor-listener';
 
 const CHROME =

@@ -6,11 +6,11 @@ import {
   currentTestDb,
   TestApp,
 } from '@app/testing';
+import { StatisticsModule } from '../apps/api/src/statistics/statistics.module';
 import type { Job } from '../apps/worker/src/job';
 import { JobLocks } from '../apps/worker/src/job-lock';
 import { JobRunner } from '../apps/worker/src/job-runner';
 import { WorkerModule } from '../apps/worker/src/worker.module';
-import { StatisticsModule } from '../apps/api/src/statistics/statistics.module';
 
 function gate(): { open: () => void; opened: Promise<void> } {
   let open = (): void => undefined;

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 
 /**
  * The built worker, started the way `npm run worker` starts it (npm test builds first). SQLite

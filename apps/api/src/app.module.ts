@@ -1,7 +1,10 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { EventEmitterModule } from '@nestjs/event-emitter';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ThrottlerModule } from '@nestjs/throttler';
+import type Redis from 'ioredis';
+import { LoggerModule } from 'nestjs-pino';
+import type { HttpLogger } from 'pino-http';
 import { ApiKeyGuard, ApiKeyThrottlerGuard, AuthModule, TeamAccessGuard } from '@app/auth';
 import {
   AllExceptionsFilter,
@@ -15,24 +18,21 @@ import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import { StorageModule } from '@app/storage';
-import type Redis from 'ioredis';
-import { LoggerModule } from 'nestjs-pino';
-import type { HttpLogger } from 'pino-http';
+import { WorkerModule } from '../../worker/src/worker.module';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
-import { VisitorModule } from './visitor/visitor.module';
 import { LinksModule } from './links/links.module';
 import { loggerModuleParams } from './logger-options';
 import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
 import { ProjectsModule } from './projects/projects.module';
-import { SignaturesModule } from './signatures/signatures.module';
-import { StatisticsModule } from './statistics/statistics.module';
-import { SplashPagesModule } from './splash-pages/splash-pages.module';
-import { TeamsModule } from './teams/teams.module';
 import { QrCodesModule } from './qr-codes/qr-codes.module';
+import { SignaturesModule } from './signatures/signatures.module';
+import { SplashPagesModule } from './splash-pages/splash-pages.module';
+import { StatisticsModule } from './statistics/statistics.module';
+import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
+import { VisitorModule } from './visitor/visitor.module';
 // The one import of another app's module: see where WorkerModule is imported below.
-import { WorkerModule } from '../../worker/src/worker.module';
 
 @Module({})
 export class AppModule {

@@ -1,7 +1,11 @@
+import { join } from 'node:path';
 import { RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import type { HttpLogger } from 'pino-http';
 import {
   answerClientError,
   apiResponseHeaders,
@@ -10,10 +14,6 @@ import {
 } from '@app/common';
 import { AppConfig } from '@app/config';
 import { findAssetsDir } from '@app/signatures';
-import { join } from 'node:path';
-import type { NextFunction, Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
-import type { HttpLogger } from 'pino-http';
 import { AppModule } from './app.module';
 import { createHttpLogger } from './logger-options';
 import { buildOpenApiDocument } from './openapi';

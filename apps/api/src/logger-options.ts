@@ -1,9 +1,9 @@
 import { RequestMethod } from '@nestjs/common';
-import { assignRequestId } from '@app/common';
-import { AppConfig } from '@app/config';
 import type { Params } from 'nestjs-pino';
 import pino from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
+import { assignRequestId } from '@app/common';
+import { AppConfig } from '@app/config';
 
 /**
  * JSON logs, one line per request, tagged with the request id; secrets are redacted. The HTTP

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { UsersService } from '@app/auth';
 import { ConfigError, loadConfig, resolveSecretsKey } from '@app/config';
 import { runMigrations } from '@app/database';
-import { DataSource } from 'typeorm';
 import { API_PREFIX, createApp } from './configure-app';
 import { createHttpLogger } from './logger-options';
 

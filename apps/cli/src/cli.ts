@@ -1,9 +1,9 @@
-import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
 import { AppError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { runMigrations } from '@app/database';
-import { DataSource } from 'typeorm';
 import { CliModule } from './cli.module';
 import { COMMANDS } from './commands';
 

@@ -1,8 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { ApiKeysService, UsersService } from '@app/auth';
 import { AppError, formatDateTime, parseDateTime } from '@app/common';
 import { ApiKeyEntity, revertLastMigration, runMigrations, UserEntity } from '@app/database';
-import { DataSource } from 'typeorm';
 
 export type Options = Record<string, string | boolean | undefined>;
 

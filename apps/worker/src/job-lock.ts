@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { APP_CONFIG, type AppConfig } from '@app/config';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 
 /**
  * Keeps workers that share a PostgreSQL database from running the same job at once: a run holds

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { AppConfig, ConfigError, loadConfig } from '@app/config';
-import { AppDataSource, buildDataSourceOptions, runMigrations } from '@app/database';
 import { Logger } from 'nestjs-pino';
 import pino from 'pino';
+import { AppConfig, ConfigError, loadConfig } from '@app/config';
+import { AppDataSource, buildDataSourceOptions, runMigrations } from '@app/database';
 import type { Job } from './job';
 import { JobRunner } from './job-runner';
 import { WorkerAppModule } from './worker-app.module';

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AppConfig, ConfigModule } from '@app/config';
-import { DatabaseModule } from '@app/database';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
+import { AppConfig, ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
 import { WorkerModule } from './worker.module';
 
 /** The worker process (`npm run worker`): configuration, the database, JSON logs and the jobs. */

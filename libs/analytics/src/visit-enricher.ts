@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import type { NewVisit } from '@app/database';
 import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';

@@ -1,8 +1,8 @@
+import { isIP } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { countries } from 'countries-list';
 import { isbot } from 'isbot';
 import maxmind from 'maxmind';
-import { isIP } from 'node:net';
 import { UAParser } from 'ua-parser-js';
 import { BoundedCache } from '@app/common';
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
@@ -8,7 +9,6 @@ import {
   type ThrottlerRequest,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Actor } from './actor';
 import { ApiRateLimiter } from './api-rate-limiter';
 import { bearerToken } from './bearer';

@@ -1,16 +1,16 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import { ErrorEntry } from '@app/common';
 import { ThrottlerException } from '@nestjs/throttler';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorEntry } from '@app/common';
+import { rejectionEntries } from '@app/testing/app-error-entries';
 import { Actor } from './actor';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { ApiRateLimiter } from './api-rate-limiter';
 import { BearerStrategy } from './bearer.strategy';
 import { Public } from './public.decorator';
-import { rejectionEntries } from '@app/testing/app-error-entries';
 
 const VALID_KEY = 'ld_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const ACTOR: Actor = { userId: 7, apiKeyId: 3, isAdmin: false, ownerId: 7 };

@@ -1,9 +1,9 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { AppError } from '@app/common';
 import type { Request, Response } from 'express';
 import { firstValueFrom, isObservable } from 'rxjs';
+import { AppError } from '@app/common';
 import { Actor } from './actor';
 import { ApiRateLimiter } from './api-rate-limiter';
 import { IS_PUBLIC } from './public.decorator';

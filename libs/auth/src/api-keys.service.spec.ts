@@ -1,9 +1,9 @@
 import { Clock, ErrorEntry, NotFoundError } from '@app/common';
 import { ApiKeyEntity, ApiKeysRepository, KeyWithUser, UserEntity } from '@app/database';
+import { rejectionEntries } from '@app/testing/app-error-entries';
 import { hashApiKey } from './api-key';
 import { ApiKeysService } from './api-keys.service';
 import { UsersService } from './users.service';
-import { rejectionEntries } from '@app/testing/app-error-entries';
 
 type KeysPort = Pick<
   ApiKeysRepository,

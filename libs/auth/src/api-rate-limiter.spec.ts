@@ -1,6 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ThrottlerException, ThrottlerStorageService } from '@nestjs/throttler';
 import type { AppConfig } from '@app/config';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hashApiKey } from './api-key';
 import { ApiRateLimiter } from './api-rate-limiter';
 

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BlockList } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   InjectThrottlerOptions,
@@ -6,8 +8,6 @@ import {
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BlockList } from 'node:net';
 import { buildTrustedProxies, clientIp } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { hashApiKey } from './api-key';

@@ -3,11 +3,11 @@ import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ErrorEntry } from '@app/common';
 import { TeamContext, TeamEntity, TeamMemberEntity, TeamMembersRepository } from '@app/database';
+import { rejectionEntries } from '@app/testing/app-error-entries';
 import { Actor } from './actor';
 import { Public } from './public.decorator';
 import { TeamAccess } from './team-access.decorator';
 import { TeamAccessGuard } from './team-access.guard';
-import { rejectionEntries } from '@app/testing/app-error-entries';
 
 const MEMBER: Actor = { userId: 7, apiKeyId: 3, isAdmin: false, ownerId: 7 };
 const TEAM = Object.assign(new TeamEntity(), { id: 5, user_id: 2, name: 'Team' });

@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
 import { AppError, NotFoundError } from '@app/common';
 import { type AccessFlag, accessOf, TeamMembersRepository } from '@app/database';
-import type { Request } from 'express';
 import { Actor } from './actor';
 import { IS_PUBLIC } from './public.decorator';
 import { TEAM_ACCESS, TEAM_HEADER } from './team-access.decorator';

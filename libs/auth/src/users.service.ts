@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { isEmail } from 'class-validator';
 import { AppError, Clock, isValidTimeZone, NotFoundError } from '@app/common';
 import { UserEntity, UsersRepository } from '@app/database';
-import { isEmail } from 'class-validator';
 import { generateApiKey } from './api-key';
 
 export interface NewUser {

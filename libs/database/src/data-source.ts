@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DatabaseConfig } from '@app/config';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '@app/config';
 import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 import { usePostgresUtc } from './postgres-utc';

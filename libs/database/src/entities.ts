@@ -2,13 +2,9 @@ import { DomainEntity } from './domains/domain.entity';
 import { LinkEntity } from './links/link.entity';
 import { NotificationHandlerEntity } from './notification-handlers/notification-handler.entity';
 import { ProjectEntity } from './projects/project.entity';
-import { SplashPageEntity } from './splash-pages/splash-page.entity';
-import { SignatureEntity } from './signatures/signature.entity';
-import { TeamMemberEntity } from './teams/team-member.entity';
-import { TeamEntity } from './teams/team.entity';
 import { QrCodeEntity } from './qr-codes/qr-code.entity';
-import { ApiKeyEntity } from './users/api-key.entity';
-import { UserEntity } from './users/user.entity';
+import { SignatureEntity } from './signatures/signature.entity';
+import { SplashPageEntity } from './splash-pages/splash-page.entity';
 import {
   LinkDimensionMonthStatEntity,
   LinkDimensionStatEntity,
@@ -17,6 +13,10 @@ import {
   UserDimensionStatEntity,
   UserQuarterStatEntity,
 } from './statistics/stat.entities';
+import { TeamMemberEntity } from './teams/team-member.entity';
+import { TeamEntity } from './teams/team.entity';
+import { ApiKeyEntity } from './users/api-key.entity';
+import { UserEntity } from './users/user.entity';
 import { VisitEntity } from './visits/visit.entity';
 
 /** Every entity, registered once for both dialects. */

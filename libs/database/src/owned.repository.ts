@@ -1,4 +1,3 @@
-import { ListQuery, Paginated } from '@app/common';
 import {
   EntityManager,
   FindOptionsWhere,
@@ -6,6 +5,7 @@ import {
   Repository,
   SelectQueryBuilder,
 } from 'typeorm';
+import { ListQuery, Paginated } from '@app/common';
 import { toDbDateTime, toDbValue } from './db-values';
 
 /** An entity that belongs to one user (the workspace owner). */

@@ -1,8 +1,8 @@
 import { decodeBoth, isReadable } from './readability';
+import { prepareRasterImages } from './render/images';
 import { layout } from './render/layout';
 import { RenderOptions, RgbaImage } from './render/options';
 import { rasterize } from './render/raster';
-import { prepareRasterImages } from './render/images';
 
 const BASE: RenderOptions = {
   data: 'https://linkdock.test/readability',

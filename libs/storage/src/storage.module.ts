@@ -1,5 +1,5 @@
-import { Global, Module } from '@nestjs/common';
 import { join } from 'node:path';
+import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { LocalSiteStorage } from './local-site-storage';
 import { SiteStorage } from './site-storage';

@@ -1,11 +1,11 @@
 import { Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { UsersService } from '@app/auth';
-import { AppConfig, loadConfig } from '@app/config';
-import { runMigrations } from '@app/database';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
+import { UsersService } from '@app/auth';
+import { AppConfig, loadConfig } from '@app/config';
+import { runMigrations } from '@app/database';
 import { createTestDatabase, TestDatabase, TestDb } from './test-database';
 
 export interface TestUser {

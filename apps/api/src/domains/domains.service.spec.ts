@@ -1,8 +1,8 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { QueryFailedError } from 'typeorm';
 import { Actor } from '@app/auth';
 import { Clock, DOMAIN_CHANGED, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { DomainEntity, DomainsRepository } from '@app/database';
-import { QueryFailedError } from 'typeorm';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { DnsTxtResolver, TxtLookup } from './dns-txt.resolver';
 import { DomainVerifier } from './domain-verifier';

@@ -14,8 +14,8 @@ import {
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainEntity, DomainsRepository } from '@app/database';
-import { DomainResponse, toDomainResponse } from './domain.mapper';
 import { DomainVerifier } from './domain-verifier';
+import { DomainResponse, toDomainResponse } from './domain.mapper';
 import { CreateDomainDto } from './dto/create-domain.dto';
 import { UpdateDomainDto } from './dto/update-domain.dto';
 import { hostProblem, normaliseHost, verificationName, verificationValue } from './host';

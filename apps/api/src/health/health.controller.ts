@@ -2,9 +2,9 @@ import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/commo
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
+import type { Response } from 'express';
 import { Public } from '@app/auth';
 import { RawResponse } from '@app/common';
-import type { Response } from 'express';
 import { RedisHealthIndicator } from './redis.health';
 
 /** `GET /health`: 200 when the database (and Redis, when configured) answer, 503 otherwise. */

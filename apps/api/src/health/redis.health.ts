@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { REDIS } from '@app/redis';
 import type Redis from 'ioredis';
+import { REDIS } from '@app/redis';
 
 @Injectable()
 export class RedisHealthIndicator {

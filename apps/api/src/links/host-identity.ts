@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** What every loopback name and address stands for: they all reach the machine itself. */
 export const LOOPBACK_HOST = 'localhost';

@@ -1,6 +1,6 @@
 import { Problem } from '@app/common';
-import { TargetingRule, TargetingType, TARGETING_TYPES } from '@app/database';
 import { normalizeHttpUrl } from '@app/common';
+import { TargetingRule, TargetingType, TARGETING_TYPES } from '@app/database';
 import { MAX_TARGETING_RULES } from './dto/create-link.dto';
 
 export const CONTINENT_CODES = ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA'] as const;

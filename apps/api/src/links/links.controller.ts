@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
-import type { AppConfig } from '@app/config';
 import {
   ApiDataResponse,
   ApiErrors,
@@ -18,6 +17,7 @@ import {
   UploadedOnDisk,
   Uploads,
 } from '@app/common';
+import type { AppConfig } from '@app/config';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
 import { LinkResponse } from './link.mapper';

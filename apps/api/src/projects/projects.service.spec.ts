@@ -1,8 +1,8 @@
 import { Actor } from '@app/auth';
 import { Clock, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { ProjectEntity, ProjectsRepository } from '@app/database';
-import { ProjectsService } from './projects.service';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { ProjectsService } from './projects.service';
 
 type ProjectsPort = Pick<
   ProjectsRepository,

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
+import sharp from 'sharp';
 import { AppError, UploadedFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import sharp from 'sharp';
 
 /** Uploads are at most this big, in bytes and in pixels. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;

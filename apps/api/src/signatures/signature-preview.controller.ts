@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { Public } from '@app/auth';
 import { RawResponse } from '@app/common';
-import type { Response } from 'express';
 import { PREVIEW_PATH, SignaturesService } from './signatures.service';
 
 /**

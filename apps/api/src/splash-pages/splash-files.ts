@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
+import sharp from 'sharp';
 import { AppError, UploadedFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SPLASH_UPLOADS_PATH } from '@app/database';
-import sharp from 'sharp';
 
 /** The image fields of a splash page, each with the largest side it is stored at. */
 export const SPLASH_IMAGES = { logo: 512, favicon: 128, opengraph: 1200 } as const;

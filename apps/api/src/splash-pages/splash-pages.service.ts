@@ -21,8 +21,8 @@ import {
 } from '@app/database';
 import { CreateSplashPageDto } from './dto/create-splash-page.dto';
 import { UpdateSplashPageDto } from './dto/update-splash-page.dto';
-import { SplashPageResponse, toSplashPageResponse } from './splash-page.mapper';
 import { SPLASH_IMAGE_FIELDS, SplashFiles, SplashImage } from './splash-files';
+import { SplashPageResponse, toSplashPageResponse } from './splash-page.mapper';
 
 const SETTINGS_FIELDS = [
   'secondary_button_name',

@@ -1,4 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import {
+  type QuarterRange,
+  StatisticsRepository,
+  type StatsScope,
+  type Totals,
+} from '@app/analytics';
 import type { Actor } from '@app/auth';
 import {
   Clock,
@@ -9,12 +15,6 @@ import {
   Paginated,
   QUARTER_MS,
 } from '@app/common';
-import {
-  type QuarterRange,
-  StatisticsRepository,
-  type StatsScope,
-  type Totals,
-} from '@app/analytics';
 import { LinksRepository, ProjectsRepository, UsersRepository } from '@app/database';
 import type { StatisticsQuery } from './dto/statistics.query';
 import { parseStatisticsQuery, type ParsedStatisticsQuery } from './statistics-query';

@@ -4,8 +4,8 @@ import { type Actor, CurrentActor } from '@app/auth';
 import { ApiErrors, ApiForm, ApiIdParam, ApiIdResponse, IdParam } from '@app/common';
 import { CreateTeamMemberDto } from './dto/create-team-member.dto';
 import { UpdateTeamMemberDto } from './dto/update-team-member.dto';
-import { TeamMemberResponse } from './team.mapper';
 import { TeamMembersService } from './team-members.service';
+import { TeamMemberResponse } from './team.mapper';
 
 /** The owner manages the members of its teams. Never through team context. */
 @ApiTags('team-members')

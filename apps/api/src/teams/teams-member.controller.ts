@@ -15,8 +15,8 @@ import {
 } from '@app/common';
 import { UpdateTeamsMemberDto } from './dto/update-teams-member.dto';
 import { TeamsMemberResponse } from './team.mapper';
-import { TEAMS_MEMBER_LIST } from './teams.list';
 import { TeamsMemberService } from './teams-member.service';
+import { TEAMS_MEMBER_LIST } from './teams.list';
 
 /** The invitee's side: teams you are invited to or a member of. Never through team context. */
 @ApiTags('teams-member')

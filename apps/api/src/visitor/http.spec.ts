@@ -1,5 +1,5 @@
-import { Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
 import { fail } from './http';
 
 describe(fail.name, () => {

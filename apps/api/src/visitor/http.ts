@@ -1,6 +1,6 @@
-import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
 import type { VisitorDomain } from './cache/visitor-cache.service';
 import { notFoundPage, PAGE_HEADERS } from './pages/visitor-pages';
 

@@ -1,5 +1,5 @@
-import type { AppConfig } from '@app/config';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppConfig } from '@app/config';
 import type { VisitorCache, VisitorDomain } from './cache/visitor-cache.service';
 import { hostOf, VisitorRouter } from './router';
 import type { Visit } from './visit';

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { isReservedAlias } from '../links/alias';
 import { VisitorCache, type VisitorDomain } from './cache/visitor-cache.service';

@@ -1,6 +1,6 @@
+import type { Server } from 'node:http';
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { Server } from 'node:http';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { BlockList } from 'node:net';
+import { Inject, Injectable } from '@nestjs/common';
+import { VisitorInfo, VisitRecorder } from '@app/analytics';
 import { buildTrustedProxies, clientIp } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { VisitorInfo, VisitRecorder } from '@app/analytics';
 import type { VisitorLink } from './cache/visitor-link';
 import type { Visit } from './visit';
 

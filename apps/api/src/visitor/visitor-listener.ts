@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
 import type { SiteRef } from '@app/storage';
 import type { VisitorLink } from './cache/visitor-link';
 import { ClicksLimitGate } from './gates/clicks-limit.gate';

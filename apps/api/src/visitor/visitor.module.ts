@@ -1,6 +1,6 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AnalyticsModule } from '@app/analytics';
 import { deriveKey, SECRETS_KEY } from '@app/config';
 import { VisitorCache } from './cache/visitor-cache.service';

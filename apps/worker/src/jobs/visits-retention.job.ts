@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@app/config';
 import { Clock, DAY_MS } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { VisitsRepository } from '@app/database';
 import type { Job } from '../job';
 

@@ -7,9 +7,9 @@ import {
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { Request } from 'express';
 import { map, Observable } from 'rxjs';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { Paginated, toListEnvelope } from './paginated';
 
 const RAW_RESPONSE = 'linkdock:raw-response';

@@ -1,9 +1,9 @@
-import { Reflector } from '@nestjs/core';
-import multer from 'multer';
-import type { AppConfig } from '@app/config';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Reflector } from '@nestjs/core';
+import multer from 'multer';
+import type { AppConfig } from '@app/config';
 import { AppError } from '../errors/app-error';
 import { MultipartInterceptor, multipartError } from './multipart.interceptor';
 

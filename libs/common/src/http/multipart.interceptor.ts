@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   CallHandler,
   ExecutionContext,
@@ -8,14 +12,10 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { catchError, concatMap, from, mergeMap, Observable, throwError } from 'rxjs';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError } from '../errors/app-error';
 import { UPLOADS_KEY, UploadsSpec } from './uploads.decorator';
 

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { AppConfig } from '@app/config';
 import type { Request } from 'express';
+import type { AppConfig } from '@app/config';
 
 export interface UploadField {
   /**

@@ -1,7 +1,7 @@
+import { thrownEntries } from '@app/testing/app-error-entries';
 import { ErrorEntry } from '../errors';
 import { ListQuery, ListSpec } from './list-spec';
 import { parseListQuery } from './parse-list-query';
-import { thrownEntries } from '@app/testing/app-error-entries';
 
 const SPEC: ListSpec = {
   searchBy: ['name', 'host'],

@@ -1,4 +1,5 @@
 import { Type } from '@nestjs/common';
+import { rejectionEntries } from '@app/testing/app-error-entries';
 import { ErrorEntry } from '../errors';
 import {
   IntRange,
@@ -13,7 +14,6 @@ import {
   Trim,
 } from './form-decorators';
 import { createValidationPipe } from './validation.pipe';
-import { rejectionEntries } from '@app/testing/app-error-entries';
 
 class FlagDto {
   @IsFormBoolean()

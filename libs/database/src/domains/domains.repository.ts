@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from '../links/link.entity';
 import { OwnedRepository, rowLock } from '../owned.repository';
+import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { DomainEntity } from './domain.entity';
 
 @Injectable()

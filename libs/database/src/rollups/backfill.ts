@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import { fromDbDateTime, sqliteConnection } from '../db-values';
-import { LinkOwner, rollUp } from './rollups';
 import { sqliteRollupWriter, writeRollupsPostgres } from './rollup-writer';
+import { LinkOwner, rollUp } from './rollups';
 import type { NewVisit } from './visit-columns';
 
 const CHUNK = 5000;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { ListQuery, Paginated } from '@app/common';
 import { In, Repository, SelectQueryBuilder } from 'typeorm';
+import { ListQuery, Paginated } from '@app/common';
 import { applyListQuery } from '../owned.repository';
 import { TeamMemberEntity, TEAM_MEMBER_STATUS } from './team-member.entity';
 import { TeamEntity } from './team.entity';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@app/config';
-import { escapeHtml } from '@app/common';
 import nodemailer from 'nodemailer';
+import { escapeHtml } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { HandlerSettings, HandlerType } from '../handler-types';
 import { ChannelResult, NotificationMessage } from '../notification-message';
 import { Channel } from './channel';

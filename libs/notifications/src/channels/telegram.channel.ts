@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@app/config';
 import { escapeHtml } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { HandlerSettings, HandlerType } from '../handler-types';
 import { ChannelResult, NotificationMessage } from '../notification-message';
 import { HttpSender } from '../outbound/http-sender';

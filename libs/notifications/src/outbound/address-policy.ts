@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');

@@ -1,5 +1,5 @@
-import { FRAME_FONTS } from './options';
 import { textPath } from './fonts';
+import { FRAME_FONTS } from './options';
 
 describe('textPath', () => {
   it.each(FRAME_FONTS)('outlines text in %s, centred in its box and shrunk to fit', (font) => {

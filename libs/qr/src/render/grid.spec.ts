@@ -1,5 +1,7 @@
 import sharp from 'sharp';
 import { decodeBoth } from '../readability';
+import { prepareRasterImages } from './images';
+import { layout } from './layout';
 import {
   FRAMES,
   Foreground,
@@ -10,9 +12,7 @@ import {
   OUTER_EYE_STYLES,
   RenderOptions,
 } from './options';
-import { layout } from './layout';
 import { rasterize } from './raster';
-import { prepareRasterImages } from './images';
 
 /**
  * The readability grid. Every module style × inner eye style × outer eye style (180 cells) is

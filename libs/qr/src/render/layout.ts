@@ -1,5 +1,5 @@
-import { alignmentMask, createMatrix, finderOrigins, inFinder, maxEcc, QrMatrix } from './matrix';
 import { textPath } from './fonts';
+import { alignmentMask, createMatrix, finderOrigins, inFinder, maxEcc, QrMatrix } from './matrix';
 import { Ecc, MIN_QUIET_ZONE, RenderOptions } from './options';
 import { innerEyeShape, moduleShape, outerEyeShape, Prim, Shape } from './shapes';
 

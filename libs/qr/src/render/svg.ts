@@ -1,7 +1,7 @@
-import { foregroundSvgPaint } from './svg-paint';
 import { Scene } from './layout';
 import { RenderOptions } from './options';
 import { Prim, Shape } from './shapes';
+import { foregroundSvgPaint } from './svg-paint';
 
 const n = (v: number): string => String(Math.round(v * 100) / 100);
 

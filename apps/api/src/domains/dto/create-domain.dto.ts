@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Required } from '@app/common';
 import { IsOptional, IsString } from 'class-validator';
+import { Required } from '@app/common';
 import {
   DOMAIN_SCHEMES,
   IsDomainHost,

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { IsFormBoolean } from '@app/common';
 import { IsOptional } from 'class-validator';
+import { IsFormBoolean } from '@app/common';
 import { CreateDomainDto } from './create-domain.dto';
 
 /** Partial update: a field that is absent keeps its value. */

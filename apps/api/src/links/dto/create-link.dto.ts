@@ -1,6 +1,4 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IntRange, IsFormBoolean, IsHttpUrl, Required, toFormList, Trim } from '@app/common';
-import { REDIRECT_STATUS_CODES, TARGETING_TYPES } from '@app/database';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -12,6 +10,8 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
+import { IntRange, IsFormBoolean, IsHttpUrl, Required, toFormList, Trim } from '@app/common';
+import { REDIRECT_STATUS_CODES, TARGETING_TYPES } from '@app/database';
 
 /** Types creatable through this body; `static` also needs the `file` upload. */
 export const CREATABLE_LINK_TYPES = ['link', 'walink', 'static'] as const;

@@ -1,9 +1,9 @@
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
+import * as yauzl from 'yauzl';
 import { AppError } from '@app/common';
 import type { SiteDraft } from '@app/storage';
 import { InvalidSitePathError, SiteFileTooLargeError } from '@app/storage';
-import * as yauzl from 'yauzl';
 import { classifyEntryName, isSymlinkEntry, siteRoot } from './site-files';
 
 export interface SiteLimits {

@@ -1,8 +1,8 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsFormBoolean, Required, Trim } from '@app/common';
 import { ALL_HANDLER_FIELDS, HANDLER_TYPES, type HandlerType } from '@app/notifications';
-import { applyDecorators } from '@nestjs/common';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 
 /** `name`, `type`, `is_enabled` and the per-kind fields of origin-api.md §9 (checked per kind). */
 export class CreateNotificationHandlerDto {

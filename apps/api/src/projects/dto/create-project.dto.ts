@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsHexColor, Required, Trim } from '@app/common';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsHexColor, Required, Trim } from '@app/common';
 
 export class CreateProjectDto {
   @ApiProperty({ maxLength: 64, example: 'Marketing' })

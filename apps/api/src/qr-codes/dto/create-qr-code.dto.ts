@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IntRange, Required, Trim } from '@app/common';
-import { QR_TYPES } from '@app/qr';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IntRange, Required, Trim } from '@app/common';
+import { QR_TYPES } from '@app/qr';
 import { assembleDto } from './assemble-dto';
 import { oneOf } from './one-of';
 import {

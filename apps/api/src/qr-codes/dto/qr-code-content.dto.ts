@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsFormBoolean, OptionalText } from '@app/common';
 import { WIFI_ENCRYPTIONS } from '@app/qr';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DecimalRange } from './form-number';
 import { oneOf } from './one-of';
 

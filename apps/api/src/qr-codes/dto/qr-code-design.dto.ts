@@ -1,4 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { IntRange, IsFormBoolean, IsHexColor, OptionalText } from '@app/common';
 import {
   ECC_LEVELS,
@@ -10,8 +12,6 @@ import {
   MODULE_STYLES,
   OUTER_EYE_STYLES,
 } from '@app/qr';
-import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, ValidateIf } from 'class-validator';
 import { oneOf } from './one-of';
 
 /** The shape of the modules and eyes, the error correction, the size and the margin. */

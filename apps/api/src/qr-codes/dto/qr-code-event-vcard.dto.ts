@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { OptionalText, OptionalTextList } from '@app/common';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { OptionalText, OptionalTextList } from '@app/common';
 
 /** Content of type event (a calendar entry). */
 export class QrEventFields {

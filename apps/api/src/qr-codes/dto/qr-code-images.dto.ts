@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IntRange, IsFormBoolean } from '@app/common';
 import { IsOptional } from 'class-validator';
+import { IntRange, IsFormBoolean } from '@app/common';
 
 /** The logo, background and foreground images: their file parts, sizes and removal. */
 export class QrImageFields {

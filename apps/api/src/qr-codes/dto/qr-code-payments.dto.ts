@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OptionalText } from '@app/common';
 import { CRYPTO_COINS, PAYPAL_TYPES } from '@app/qr';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DecimalRange } from './form-number';
 import { oneOf } from './one-of';
 

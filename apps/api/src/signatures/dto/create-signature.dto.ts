@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IntRange, Required, Trim } from '@app/common';
 import { SIGNATURE_TEMPLATES, type SignatureTemplate } from '@app/signatures';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { decorateSettingsFields } from './signature-fields';
 
 /** `name`, `template`, `project_id`, and every `settings` key as a flat body field. */

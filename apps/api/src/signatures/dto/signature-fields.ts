@@ -1,15 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IntRange, IsFormBoolean, IsHexColor, Trim } from '@app/common';
-import {
-  COLOR_KEYS,
-  DEFAULT_SETTINGS,
-  FONT_FAMILIES,
-  SIZE_BOUNDS,
-  SOCIAL_NETWORKS,
-  TEXT_KEYS,
-  URL_KEYS,
-} from '@app/signatures';
 import { Transform } from 'class-transformer';
 import {
   IsEmail,
@@ -22,6 +12,16 @@ import {
   ValidateIf,
   ValidationArguments,
 } from 'class-validator';
+import { IntRange, IsFormBoolean, IsHexColor, Trim } from '@app/common';
+import {
+  COLOR_KEYS,
+  DEFAULT_SETTINGS,
+  FONT_FAMILIES,
+  SIZE_BOUNDS,
+  SOCIAL_NETWORKS,
+  TEXT_KEYS,
+  URL_KEYS,
+} from '@app/signatures';
 
 type Decorator = PropertyDecorator;
 const msg =

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import {
   IntRange,
   IsFormBoolean,
@@ -9,7 +10,6 @@ import {
   Trim,
 } from '@app/common';
 import { SPLASH_DEFAULT_COLOR } from '@app/database';
-import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 /** Bounds of the origin (66biolinks) web forms; the API of the origin enforced fewer. */
 export const SPLASH_TEXT_MAX = 10_000;

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { parseFormBoolean } from '@app/common';
-import { ACCESS_FLAGS, type AccessFlag, type AccessFlags } from '@app/database';
 import { Transform } from 'class-transformer';
 import { IsOptional, ValidateBy, ValidationArguments } from 'class-validator';
+import { parseFormBoolean } from '@app/common';
+import { ACCESS_FLAGS, type AccessFlag, type AccessFlags } from '@app/database';
 
 /** Why an `access` input was refused; the validator reports it as the problem of `access`. */
 class InvalidAccess {

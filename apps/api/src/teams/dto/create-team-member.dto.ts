@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IntRange, Required } from '@app/common';
-import type { AccessFlags } from '@app/database';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { IntRange, Required } from '@app/common';
+import type { AccessFlags } from '@app/database';
 import { IsAccessInput } from './access-input';
 
 export class CreateTeamMemberDto {

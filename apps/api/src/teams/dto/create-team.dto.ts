@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Required, Trim } from '@app/common';
 import { IsString, MaxLength } from 'class-validator';
+import { Required, Trim } from '@app/common';
 
 export class CreateTeamDto {
   @ApiProperty({ maxLength: 64, example: 'Example team' })

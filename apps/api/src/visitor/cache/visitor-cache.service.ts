@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
+import type Redis from 'ioredis';
 import { VisitRecorder } from '@app/analytics';
 import {
   BoundedCache,
@@ -16,9 +17,8 @@ import {
   SplashPagesRepository,
 } from '@app/database';
 import { REDIS } from '@app/redis';
-import type Redis from 'ioredis';
-import { compileLink, VisitorLink, locationOf } from './visitor-link';
 import { compileSplash } from '../pages/splash-page';
+import { compileLink, VisitorLink, locationOf } from './visitor-link';
 
 /** A custom domain as the visitor side routes it. */
 export interface VisitorDomain {

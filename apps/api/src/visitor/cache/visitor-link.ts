@@ -7,8 +7,8 @@ import {
   TargetingRule,
   TargetingType,
 } from '@app/database';
-import type { VisitorSplash } from '../pages/splash-page';
 import type { SiteRef } from '@app/storage';
+import type { VisitorSplash } from '../pages/splash-page';
 
 /** A link compiled for the visitor side: everything a redirect needs, computed once per load. */
 export interface VisitorLink {

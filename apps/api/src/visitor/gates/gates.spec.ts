@@ -1,8 +1,8 @@
-import type { AppConfig } from '@app/config';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { hashLinkPassword } from '../../links/link-password';
 import { VisitorInfo } from '@app/analytics';
+import type { AppConfig } from '@app/config';
+import { hashLinkPassword } from '../../links/link-password';
 import type { VisitorLink } from '../cache/visitor-link';
 import { Visit } from '../visit';
 import { ClicksLimitGate } from './clicks-limit.gate';

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { BlockList } from 'node:net';
+import { Inject, Injectable } from '@nestjs/common';
 import { buildTrustedProxies, clientIp } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { verifyLinkPassword } from '../../links/link-password';

@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { BlockList } from 'node:net';
+import { Inject, Injectable } from '@nestjs/common';
+import { VisitorInfo } from '@app/analytics';
 import { buildTrustedProxies, clientIp } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { VisitorInfo } from '@app/analytics';
 import type { VisitorLink } from '../cache/visitor-link';
 import { notFound } from '../http';
 import type { Visit } from '../visit';

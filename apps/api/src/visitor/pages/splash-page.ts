@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SPLASH_DEFAULT_COLOR, SplashPageEntity, SPLASH_UPLOADS_PATH } from '@app/database';
-import { layout, pageHeaders } from './visitor-pages';
 import { markup, raw } from './html';
+import { layout, pageHeaders } from './visitor-pages';
 
 /** A splash page compiled for the visitor side (cached with the links that show it). */
 export interface VisitorSplash {

@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { SiteFile, sitePathSegments, SiteRef, SiteStorage } from '@app/storage';
+import { Injectable } from '@nestjs/common';
 import { contentType } from 'mime-types';
+import { SiteFile, sitePathSegments, SiteRef, SiteStorage } from '@app/storage';
 
 /**
  * Headers of every file of a static site. The site is user content served from the service's own
