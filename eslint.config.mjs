@@ -10,6 +10,13 @@ const OTHER_APP = (app) => ({
   message: 'An app does not import another app (see docs/architecture.md).',
 });
 
+const LIBRARY_NEVER_APP = [
+  {
+    regex: '(^|/)apps(/|$)',
+    message: 'A library never imports an app: dependencies point from apps to libs.',
+  },
+];
+
 const LIBRARY_ENTRY_POINTS = [
   { regex: '(^|/)libs(/|$)', message: 'Import a library through its @app/<name> entry point.' },
   {
@@ -25,19 +32,7 @@ const LIBRARY_ENTRY_POINTS = [
 const boundaries = [
   {
     files: ['libs/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)apps(/|$)',
-              message: 'A library never imports an app: dependencies point from apps to libs.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: LIBRARY_NEVER_APP }] },
   },
   ...['api', 'cli', 'worker'].map((app) => ({
     files: [`apps/${app}/**/*.ts`],
@@ -51,6 +46,45 @@ const boundaries = [
       ],
     },
   })),
+  {
+    // Inside libs/database, entities and repositories do not import the roll-up arithmetic
+    // (rollups/, used by the migrations that backfill and by @app/analytics) ...
+    files: ['libs/database/src/**/*.ts'],
+    ignores: ['libs/database/src/rollups/**', 'libs/database/src/migrations/**', '**/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...LIBRARY_NEVER_APP,
+            {
+              regex: '(^|/)rollups(/|$)',
+              message: 'Entities and repositories do not import the roll-up code (rollups/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // ... and the roll-up code imports no entity or repository back.
+    files: ['libs/database/src/rollups/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...LIBRARY_NEVER_APP,
+            {
+              regex: '^\\.\\./(?!db-values$|statistics/stat-tables$)',
+              message:
+                'The roll-up code imports only db-values and statistics/stat-tables from libs/database.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // The one exception: with WORKER=internal the API process runs the worker's jobs itself, on
     // the API's own database connection (one writer for SQLite).
