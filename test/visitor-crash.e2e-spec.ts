@@ -1,8 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@app/testing';
+import { BUILT, freePort, requireBuilt, startBuilt, stopStarted, waitFor } from '@app/testing';
 
 /**
  * Values that reached a visitor's redirect and took the whole process down (issue 14), stored
@@ -10,7 +10,6 @@ import { freePort } from '@app/testing';
  * with a 4xx, or be served safely, and the same process must keep serving afterwards. SQLite
  * only, like the boot test: what is tested is the process, not the database.
  */
-const MAIN = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'main.js');
 const SAFE_VISIT = [301, 302, 307, 308, 200, 404];
 const TIMEOUT_MS = 5_000;
 
@@ -22,47 +21,26 @@ interface Server {
   output: () => string;
 }
 
-/**
- * Starts the server and waits for its banner; `spawned` gets the child at once, so that it is
- * stopped even when it never gets ready.
- */
-async function startServer(
-  dataDir: string,
-  spawned: (child: ChildProcess) => void,
-): Promise<Server> {
+/** Starts the server and waits for its banner (stopStarted stops it even if it never gets ready). */
+async function startServer(dataDir: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const started = startBuilt(BUILT.api, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
   });
-  spawned(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const until = Date.now() + 20_000;
-  while (!output.includes('Linkdock is listening')) {
-    if (Date.now() > until || child.exitCode !== null) {
-      throw new Error(`The server did not start. Output:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  const { child, output } = started;
+  await waitFor(
+    () => output().includes('Linkdock is listening') || child.exitCode !== null,
+    20_000,
+    output,
+  );
+  const key = /\b(ld_[A-Za-z0-9_-]{43})\b/.exec(output())?.[1];
+  if (!key || child.pid === undefined || child.exitCode !== null) {
+    throw new Error(`The server did not start with an admin key. Output:\n${output()}`);
   }
-  const key = /\b(ld_[A-Za-z0-9_-]{43})\b/.exec(output)?.[1];
-  if (!key || child.pid === undefined) {
-    throw new Error(`No admin key in the banner. Output:\n${output}`);
-  }
-  return {
-    child,
-    pid: child.pid,
-    base: `http://127.0.0.1:${port}`,
-    key,
-    output: () => output,
-  };
+  return { child, pid: child.pid, base: `http://127.0.0.1:${port}`, key, output };
 }
 
 type Step =
@@ -142,25 +120,16 @@ const CASES: [string, string, Step[]][] = [
 
 describe('Visitors of stored hostile values (the built server)', () => {
   let server: Server | undefined;
-  let child: ChildProcess | undefined;
   let dataDir: string | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(MAIN)) {
-      throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it first).`);
-    }
+    requireBuilt(BUILT.api);
     dataDir = mkdtempSync(join(tmpdir(), 'linkdock-visitor-crash-'));
-    server = await startServer(dataDir, (spawned) => (child = spawned));
+    server = await startServer(dataDir);
   }, 30_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child?.once('exit', resolve));
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child?.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(killer);
-    }
+    await stopStarted();
     if (dataDir) {
       rmSync(dataDir, { recursive: true, force: true });
     }

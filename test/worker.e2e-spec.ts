@@ -1,70 +1,23 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { BUILT, requireBuilt, startBuilt, stopStarted, waitFor } from '@app/testing';
 
 /**
  * The built worker, started the way `npm run worker` starts it (npm test builds first). SQLite
  * only: the PostgreSQL project covers the jobs and their locks in worker-jobs.e2e-spec.ts.
  */
-const MAIN = join(__dirname, '..', 'dist', 'apps', 'worker', 'src', 'main.js');
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Workers not yet exited: a test that fails part way leaves its worker to the suite to stop. */
-const running = new Set<Started>();
-
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => {
-      running.delete(started);
-      resolve({ code, signal });
-    }),
-  );
-  const started: Started = { child, output: () => output, exited };
-  running.add(started);
-  return started;
-}
-
-async function waitFor(check: () => boolean, ms: number, output: () => string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) {
-      throw new Error(`timed out; worker output:\n${output()}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const start = (env: Record<string, string>) => startBuilt(BUILT.worker, env);
 
 describe('Starting the built worker', () => {
   const dirs: string[] = [];
   afterAll(async () => {
-    await Promise.all(
-      [...running].map((worker) => {
-        worker.child.kill('SIGKILL');
-        return worker.exited;
-      }),
-    );
+    await stopStarted();
     dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
 
-  beforeAll(() => {
-    if (!existsSync(MAIN)) {
-      throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it first).`);
-    }
-  });
+  beforeAll(() => requireBuilt(BUILT.worker));
 
   it('migrates, names its jobs, runs them, and exits with 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-worker-'));

@@ -6,3 +6,4 @@ export * from './fixtures';
 export * from './zip-writer';
 export * from './browser';
 export * from './cleanup';
+export * from './built-process';
