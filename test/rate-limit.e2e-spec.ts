@@ -127,6 +127,50 @@ describe('Rate limit of requests without a valid key, per client address', () =>
     }
   });
 
+  it('names the Bearer scheme on every 401', async () => {
+    const res = await from('203.0.113.7', randomKey());
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="Linkdock"');
+  });
+
+  it('counts requests that fail before authentication (unknown routes, bodies that do not parse) by address', async () => {
+    const user = await t.createUser();
+    const address = '203.0.113.8';
+    const unknown = await t.http
+      .get('/v1/no-such-route')
+      .set('Authorization', user.auth)
+      .set('X-Forwarded-For', address);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({
+      errors: [
+        {
+          status: 404,
+          title: 'No route matches GET /v1/no-such-route.',
+          code: 'route_not_found',
+        },
+      ],
+    });
+    expectRateHeaders(unknown, 3, 2);
+    const malformed = await t.http
+      .post('/api/projects')
+      .set('Authorization', user.auth)
+      .set('X-Forwarded-For', address)
+      .set('Content-Type', 'application/json')
+      .send('{"name":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({
+      errors: [
+        { status: 400, title: 'The request body is not valid JSON.', code: 'malformed_body' },
+      ],
+    });
+    expectRateHeaders(malformed, 3, 1);
+    await t.http.get('/v1/nope').set('X-Forwarded-For', address).expect(404);
+    expectLimited(await t.http.get('/v1/nope').set('X-Forwarded-For', address), 3);
+    // Outside the API nothing is counted.
+    const outside = await t.http.get('/no/such/page').set('X-Forwarded-For', address);
+    expect(outside.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
   it('counts missing and random keys from one address against the same budget', async () => {
     await from('203.0.113.2').expect(401);
     await from('203.0.113.2', randomKey()).expect(401);

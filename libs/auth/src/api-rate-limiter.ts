@@ -8,7 +8,7 @@ import {
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import { buildTrustedProxies, clientIp } from '@app/common';
+import { buildTrustedProxies, clientIp, type UncountedRequests } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { hashApiKey } from './api-key';
 
@@ -26,7 +26,7 @@ export interface RateBudget {
  * so guessing keys spends the guesser's own budget and nobody else's.
  */
 @Injectable()
-export class ApiRateLimiter {
+export class ApiRateLimiter implements UncountedRequests {
   /** The app's one throttler, as ThrottlerModule was configured with it. */
   readonly budget: RateBudget;
   private readonly trusted: BlockList | null;
@@ -43,6 +43,11 @@ export class ApiRateLimiter {
   /** The tracker of a request without a valid key: the socket's peer, or X-Forwarded-For behind TRUSTED_PROXIES. */
   addressTracker(req: IncomingMessage): string {
     return `ip:${clientIp(req, this.trusted) || 'unknown'}`;
+  }
+
+  /** Counts a request that failed before authentication (see UncountedRequests) by its address. */
+  count(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.consume(res, this.addressTracker(req));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
+import { UNCOUNTED_REQUESTS } from '@app/common';
 import { AccountsModule } from './accounts.module';
 import { ApiRateLimiter } from './api-rate-limiter';
 import { BearerStrategy } from './bearer.strategy';
@@ -12,7 +13,12 @@ import { BearerStrategy } from './bearer.strategy';
  */
 @Module({
   imports: [AccountsModule, PassportModule],
-  providers: [BearerStrategy, ApiRateLimiter],
-  exports: [AccountsModule, ApiRateLimiter],
+  providers: [
+    BearerStrategy,
+    ApiRateLimiter,
+    // Requests that fail before the guards (unknown routes, unparsable bodies) are counted too.
+    { provide: UNCOUNTED_REQUESTS, useExisting: ApiRateLimiter },
+  ],
+  exports: [AccountsModule, ApiRateLimiter, UNCOUNTED_REQUESTS],
 })
 export class AuthModule {}

@@ -1,4 +1,13 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Inject,
+  Logger,
+  Optional,
+} from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { AppError } from './app-error';
@@ -19,6 +28,19 @@ const HTTP_CODES: Record<number, ErrorCode> = {
 };
 
 /**
+ * Counts an API request that failed before the rate-limit guard saw it (an unknown route, a body
+ * that could not be parsed) against the client's address, and writes the rate-limit headers;
+ * throws the rate limiter's 429 past the limit. Provided by the auth library.
+ */
+export interface UncountedRequests {
+  count(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+export const UNCOUNTED_REQUESTS = Symbol('UNCOUNTED_REQUESTS');
+
+/** API paths: every answer there carries the rate-limit headers (the contract). */
+const API_PATH = /^\/(v1|api)(\/|\?|$)/;
+
+/**
  * Writes `{"errors":[{status,title,field?,code}]}` for every failure. Nothing internal (stack,
  * SQL, driver messages) reaches a client: server faults are logged with the request id instead.
  */
@@ -26,10 +48,38 @@ const HTTP_CODES: Record<number, ErrorCode> = {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
 
+  constructor(
+    @Optional() @Inject(UNCOUNTED_REQUESTS) private readonly uncounted?: UncountedRequests,
+  ) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<Request & { id?: unknown }>();
     const res = http.getResponse<Response>();
+    if (
+      this.uncounted &&
+      !res.headersSent &&
+      !res.hasHeader('X-RateLimit-Limit') &&
+      API_PATH.test(req.originalUrl)
+    ) {
+      this.uncounted
+        .count(req, res)
+        .then(
+          () => exception,
+          // Past the limit the 429 is the answer; a fault of the counting itself is not.
+          (failure: unknown) => (failure instanceof ThrottlerException ? failure : exception),
+        )
+        .then((answer) => this.answer(answer, req, res))
+        .catch((error: unknown) => {
+          this.logger.error({ err: error, req_id: req.id }, 'Could not answer a failed request');
+          res.destroy();
+        });
+      return;
+    }
+    this.answer(exception, req, res);
+  }
+
+  private answer(exception: unknown, req: Request & { id?: unknown }, res: Response): void {
     const error = this.toAppError(exception, req, res);
     if (error.status >= 500) {
       this.logger.error({ err: exception, req_id: req.id }, 'Request failed with a server error');
@@ -37,6 +87,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (res.headersSent) {
       res.end();
       return;
+    }
+    if (error.status === 401) {
+      // RFC 6750: a 401 names the scheme the client should authenticate with.
+      res.setHeader('WWW-Authenticate', 'Bearer realm="Linkdock"');
     }
     const body: ErrorBody = { errors: error.toEntries() };
     res.status(error.status).json(body);
