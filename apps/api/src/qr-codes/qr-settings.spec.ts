@@ -69,6 +69,13 @@ describe('mergeSettings', () => {
     });
   });
 
+  it('takes a JSON null amount as no amount', () => {
+    const dto = { crypto_address: 'bc1q', crypto_amount: null } as unknown as {
+      crypto_address: string;
+    };
+    expect(mergeSettings('crypto', null, null, dto).embedded).toBe('bitcoin:bc1q');
+  });
+
   it('takes the seed-style single content string verbatim when no structured field is sent', () => {
     expect(mergeSettings('wifi', null, null, { wifi: 'WIFI:S:x;;' }).embedded).toBe('WIFI:S:x;;');
   });

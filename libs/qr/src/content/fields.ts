@@ -147,7 +147,8 @@ export type DecimalField = (typeof DECIMAL_FIELDS)[number];
 /** A decimal field, normalized (`0.50` -> `0.5`); undefined when absent. */
 export function decimalField(fields: QrContentFields, key: DecimalField): string | undefined {
   const value = fields[key];
-  if (value === undefined || value === '') {
+  // JSON null reaches here as "not given", as in required().
+  if (value === undefined || value === null || value === '') {
     return undefined;
   }
   const decimal = normalizeDecimal(value);
