@@ -67,7 +67,7 @@ function utf8Segments(data: string): QRCodeSegment[] {
 export function createMatrix(data: string, ecc: Ecc): QrMatrix {
   let qr: ReturnType<typeof QRCode.create>;
   try {
-    qr = QRCode.create(/^[\p{ASCII}]*$/u.test(data) ? data : utf8Segments(data), {
+    qr = QRCode.create(/^\p{ASCII}*$/u.test(data) ? data : utf8Segments(data), {
       errorCorrectionLevel: ecc,
     });
   } catch (e) {
