@@ -233,22 +233,26 @@ describe('QR codes', () => {
       event_start_datetime: '2026-03-01 09:00',
       event_first_alert_datetime: '2026-03-01 08:30',
     });
-    expect((await get(id)).body.data.embedded_data).toBe(
-      [
-        'BEGIN:VCALENDAR',
-        'VERSION:2.0',
-        'BEGIN:VEVENT',
-        'SUMMARY:Launch',
-        'DTSTART;TZID=America/New_York:20260301T090000',
-        'BEGIN:VALARM',
-        'ACTION:DISPLAY',
-        'DESCRIPTION:Launch',
-        'TRIGGER;VALUE=DATE-TIME:20260301T133000Z',
-        'END:VALARM',
-        'END:VEVENT',
-        'END:VCALENDAR',
-      ].join('\r\n'),
-    );
+    // RFC 5545: times in UTC (a TZID without its VTIMEZONE is floating time), PRODID, UID and
+    // DTSTAMP required.
+    const lines = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Linkdock//QR codes//EN',
+      'BEGIN:VEVENT',
+      'UID:[0-9a-f]{32}@linkdock',
+      'DTSTAMP:\\d{8}T\\d{6}Z',
+      'SUMMARY:Launch',
+      'DTSTART:20260301T140000Z',
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      'DESCRIPTION:Launch',
+      'TRIGGER;VALUE=DATE-TIME:20260301T133000Z',
+      'END:VALARM',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ];
+    expect((await get(id)).body.data.embedded_data).toMatch(new RegExp(`^${lines.join('\r\n')}$`));
     const bad = await t.http
       .post(`/v1/qr-codes/${id}`)
       .set('Authorization', owner.auth)

@@ -147,6 +147,7 @@ export class QrCodesService {
       previous?.settings ?? null,
       previous?.type ?? null,
       dto,
+      this.clock.now(),
     );
     checkContrast(settings);
     const normalized: Partial<Record<ImageSlot, Buffer>> = {};

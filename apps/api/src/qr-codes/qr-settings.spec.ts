@@ -51,6 +51,31 @@ describe('mergeSettings', () => {
     );
   });
 
+  it('reads amounts stored as JSON numbers by codes made before they were decimal strings', () => {
+    const previous = {
+      ...STYLE_DEFAULTS,
+      crypto_address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
+      crypto_amount: 1e-8,
+    };
+    expect(mergeSettings('crypto', previous, 'crypto', { size: 300 })).toEqual({
+      settings: {
+        ...STYLE_DEFAULTS,
+        size: 300,
+        crypto_address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
+        crypto_amount: '0.00000001',
+        crypto: 'bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=0.00000001',
+      },
+      embedded: 'bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=0.00000001',
+    });
+  });
+
+  it('takes a JSON null amount as no amount', () => {
+    const dto = { crypto_address: 'bc1q', crypto_amount: null } as unknown as {
+      crypto_address: string;
+    };
+    expect(mergeSettings('crypto', null, null, dto).embedded).toBe('bitcoin:bc1q');
+  });
+
   it('takes the seed-style single content string verbatim when no structured field is sent', () => {
     expect(mergeSettings('wifi', null, null, { wifi: 'WIFI:S:x;;' }).embedded).toBe('WIFI:S:x;;');
   });

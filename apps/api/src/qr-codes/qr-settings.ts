@@ -3,10 +3,12 @@ import {
   ContentError,
   contrastProblem,
   contrastRatio,
+  DECIMAL_FIELDS,
   encodeContent,
   flattenOnWhite,
   LabelledValue,
   MIN_CONTRAST,
+  numberToDecimal,
   QrType,
   RenderOptions,
   TYPE_FIELDS,
@@ -72,12 +74,27 @@ function pairs(
   return v.map((value, i) => ({ label: l[i], value }));
 }
 
-/** The new settings of a code: previous ones (on update), then the request's fields. */
+/** Codes stored before amounts became decimal strings hold them as JSON numbers. */
+function upgradeDecimals(content: Record<string, unknown>): Record<string, unknown> {
+  for (const key of DECIMAL_FIELDS) {
+    const value = content[key];
+    if (typeof value === 'number') {
+      content[key] = numberToDecimal(value) ?? undefined;
+    }
+  }
+  return content;
+}
+
+/**
+ * The new settings of a code: previous ones (on update), then the request's fields. `now` is when
+ * the content is written (an event's DTSTAMP).
+ */
 export function mergeSettings(
   type: QrType,
   previous: Record<string, unknown> | null,
   previousType: string | null,
   dto: Partial<CreateQrCodeDto>,
+  now = new Date(),
 ): { settings: QrSettings; embedded: string } {
   const given = dto as Record<string, unknown>;
   const style: Record<string, unknown> = { ...STYLE_DEFAULTS };
@@ -90,7 +107,8 @@ export function mergeSettings(
     }
   }
   // Content of the previous type only carries over while the type stays the same.
-  const content: Record<string, unknown> = previous && previousType === type ? { ...previous } : {};
+  const content: Record<string, unknown> =
+    previous && previousType === type ? upgradeDecimals({ ...previous }) : {};
   const fields = TYPE_FIELDS[type];
   for (const key of fields) {
     if (given[key] !== undefined) {
@@ -117,7 +135,7 @@ export function mergeSettings(
       kept[key] = content[key];
     }
   }
-  const embedded = embeddedData(type, kept, given[type] ?? content[type]);
+  const embedded = embeddedData(type, kept, given[type] ?? content[type], now);
   return {
     settings: { ...(style as StyleSettings), ...kept, [type]: settingValue(type, kept, embedded) },
     embedded,
@@ -128,13 +146,18 @@ function settingValue(type: QrType, kept: Record<string, unknown>, embedded: str
   return type in kept ? kept[type] : embedded;
 }
 
-function embeddedData(type: QrType, fields: Record<string, unknown>, raw: unknown): string {
+function embeddedData(
+  type: QrType,
+  fields: Record<string, unknown>,
+  raw: unknown,
+  now: Date,
+): string {
   const structured = TYPE_FIELDS[type].some((k) => k !== type && fields[k] !== undefined);
   if (RAW_CONTENT_TYPES.has(type) && !structured && typeof raw === 'string' && raw !== '') {
     return raw;
   }
   try {
-    return encodeContent(type, fields);
+    return encodeContent(type, fields, now);
   } catch (e) {
     if (e instanceof ContentError) {
       throw new AppError('validation_failed', `${e.message}.`, e.field);

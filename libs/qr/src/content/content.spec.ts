@@ -10,7 +10,7 @@ describe('encodeContent', () => {
     [
       'email',
       { email: 'a@example.com', email_subject: 'Hi & bye', email_body: 'Line 1\nLine 2' },
-      'mailto:a@example.com?subject=Hi%20%26%20bye&body=Line%201%0ALine%202',
+      'mailto:a@example.com?subject=Hi%20%26%20bye&body=Line%201%0D%0ALine%202',
     ],
     ['email', { email: 'a@example.com' }, 'mailto:a@example.com'],
     [
@@ -21,7 +21,7 @@ describe('encodeContent', () => {
     ['facetime', { facetime: 'me@example.com' }, 'facetime:me@example.com'],
     [
       'location',
-      { location_latitude: 48.2082, location_longitude: 16.3738 },
+      { location_latitude: '48.2082', location_longitude: '16.3738' },
       'geo:48.2082,16.3738',
     ],
     [
@@ -45,7 +45,7 @@ describe('encodeContent', () => {
       {
         crypto_coin: 'bitcoin',
         crypto_address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
-        crypto_amount: 0.005,
+        crypto_amount: '0.005',
       },
       'bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=0.005',
     ],
@@ -54,9 +54,9 @@ describe('encodeContent', () => {
       {
         crypto_coin: 'ethereum',
         crypto_address: '0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d359',
-        crypto_amount: 2.014,
+        crypto_amount: '2.014',
       },
-      'ethereum:0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d359?value=2.014e18',
+      'ethereum:0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d359?value=2014000000000000000',
     ],
     ['crypto', { crypto_address: 'bc1qxyz' }, 'bitcoin:bc1qxyz'],
     [
@@ -66,7 +66,7 @@ describe('encodeContent', () => {
         paypal_email: 'shop@example.com',
         paypal_title: 'T shirt',
         paypal_currency: 'eur',
-        paypal_price: 12.5,
+        paypal_price: '12.5',
       },
       'https://www.paypal.com/cgi-bin/webscr?cmd=_xclick&business=shop%40example.com&item_name=T%20shirt&amount=12.50&currency_code=EUR',
     ],
@@ -93,7 +93,7 @@ describe('encodeContent', () => {
       {
         upi_payee_id: 'shop@upi',
         upi_payee_name: 'Chai & Co',
-        upi_amount: 99,
+        upi_amount: '99',
         upi_transaction_note: 'Order #12',
       },
       'upi://pay?pa=shop%40upi&pn=Chai%20%26%20Co&am=99.00&cu=INR&tn=Order%20%2312',
@@ -102,34 +102,38 @@ describe('encodeContent', () => {
     expect(encodeContent(type, fields)).toBe(expected);
   });
 
-  it('writes an iCalendar VEVENT with TZID times and UTC alarm triggers', () => {
-    expect(
-      encodeContent('event', {
-        event: 'Launch; party, v2',
-        event_location: 'Berlin',
-        event_url: 'https://example.com',
-        event_note: 'Bring\nfriends',
-        event_timezone: 'Europe/Berlin',
-        event_start_datetime: '2026-07-01 18:30',
-        event_end_datetime: '2026-07-01T22:00:00',
-        event_first_alert_datetime: '2026-07-01 17:30',
-        event_second_alert_datetime: '2026-12-01 09:00',
-      }),
-    ).toBe(
+  it('writes an iCalendar object in UTC times, with PRODID, UID, DTSTAMP and alarm triggers', () => {
+    const fields = {
+      event: 'Launch; party, v2',
+      event_location: 'Berlin',
+      event_url: 'https://example.com',
+      event_note: 'Bring\nfriends',
+      event_timezone: 'Europe/Berlin',
+      event_start_datetime: '2026-07-01 18:30',
+      event_end_datetime: '2026-07-01T22:00:00',
+      event_first_alert_datetime: '2026-07-01 17:30',
+      event_second_alert_datetime: '2026-12-01 09:00',
+    };
+    const now = new Date('2026-05-04T03:02:01.999Z');
+    const payload = encodeContent('event', fields, now);
+    expect(payload.replace(/^UID:[0-9a-f]{32}@linkdock$/m, 'UID:…')).toBe(
       [
         'BEGIN:VCALENDAR',
         'VERSION:2.0',
+        'PRODID:-//Linkdock//QR codes//EN',
         'BEGIN:VEVENT',
+        'UID:…',
+        'DTSTAMP:20260504T030201Z',
         'SUMMARY:Launch\\; party\\, v2',
-        'DTSTART;TZID=Europe/Berlin:20260701T183000',
-        'DTEND;TZID=Europe/Berlin:20260701T220000',
+        // Summer time: UTC+2.
+        'DTSTART:20260701T163000Z',
+        'DTEND:20260701T200000Z',
         'LOCATION:Berlin',
         'URL:https://example.com',
         'DESCRIPTION:Bring\\nfriends',
         'BEGIN:VALARM',
         'ACTION:DISPLAY',
         'DESCRIPTION:Launch\\; party\\, v2',
-        // Summer time: UTC+2.
         'TRIGGER;VALUE=DATE-TIME:20260701T153000Z',
         'END:VALARM',
         'BEGIN:VALARM',
@@ -142,6 +146,10 @@ describe('encodeContent', () => {
         'END:VCALENDAR',
       ].join('\r\n'),
     );
+    // The same event has the same UID at any time; another event has another.
+    const uid = (p: string): string | undefined => /^UID:(.*)$/m.exec(p)?.[1];
+    expect(uid(encodeContent('event', fields, new Date()))).toBe(uid(payload));
+    expect(uid(encodeContent('event', { ...fields, event: 'Other' }, now))).not.toBe(uid(payload));
   });
 
   it('writes a vCard 3.0 with phones, socials and escaped values', () => {
@@ -193,7 +201,7 @@ describe('encodeContent', () => {
         epc_bic: 'BPOTBEB1',
         epc_payee_name: 'Red Cross of Belgium',
         epc_iban: 'BE72 0000 0000 1616',
-        epc_amount: 1,
+        epc_amount: '1',
         epc_remittance_text: 'Urgency fund',
         information: 'Sample EPC QR code',
       }),

@@ -1,20 +1,73 @@
-import { ContentError, QrContentFields, required } from './fields';
+import { createRequire } from 'node:module';
+import type * as IbanTools from 'ibantools' with { 'resolution-mode': 'import' };
+import { fixedDecimal, decimalInRange } from './decimal';
+import { ContentError, decimalField, QrContentFields, required, singleLine } from './fields';
+
+// ibantools is an ES module with a CommonJS build: its types are read as ESM, its code required.
+const { electronicFormatIBAN, isSEPACountry, isValidBIC, isValidIBAN } = createRequire(__filename)(
+  'ibantools',
+) as typeof IbanTools;
+
+/** EPC069-12 §3.4: the whole payload, separators included, is at most 331 bytes. */
+export const EPC_MAX_BYTES = 331;
+
+/** The free-text elements, the ones to shorten when the payload is too long. */
+const TEXT_FIELDS = [
+  'epc_payee_name',
+  'epc_remittance_reference',
+  'epc_remittance_text',
+  'information',
+] as const;
+
+function iban(f: QrContentFields): string {
+  const value = electronicFormatIBAN(required(f, 'epc_iban')) ?? '';
+  if (!isValidIBAN(value)) {
+    throw new ContentError(
+      'epc_iban',
+      'epc_iban must be an IBAN with valid check digits, such as DE89 3704 0044 0532 0130 00',
+    );
+  }
+  if (!isSEPACountry(value.slice(0, 2))) {
+    throw new ContentError('epc_iban', 'epc_iban must be an account in a SEPA country');
+  }
+  return value;
+}
+
+function bic(f: QrContentFields): string {
+  const value = (f.epc_bic ?? '').replace(/ /g, '').toUpperCase();
+  if (value !== '' && !isValidBIC(value)) {
+    throw new ContentError('epc_bic', 'epc_bic must be a BIC of 8 or 11 characters');
+  }
+  return value;
+}
+
+function amount(f: QrContentFields): string {
+  const value = decimalField(f, 'epc_amount');
+  if (value === undefined) {
+    return '';
+  }
+  const cents = fixedDecimal(value, 2);
+  if (cents === null || !decimalInRange(value, '0.01', '999999999.99')) {
+    throw new ContentError(
+      'epc_amount',
+      'epc_amount must be from 0.01 to 999999999.99 with at most 2 decimals',
+    );
+  }
+  return `EUR${cents}`;
+}
 
 /**
  * EPC069-12 "Quick Response Code" for SEPA credit transfers, version 002, UTF-8 (character set 1):
- * one element per line, LF separated, trailing empty elements left out.
+ * one element per line, LF separated, trailing empty elements left out. A line break inside an
+ * element would shift every element after it (a payee name could carry an IBAN), so free text
+ * with control characters is refused, not cleaned: the payer must see what the payee typed.
  */
 export function encodeEpc(f: QrContentFields): string {
   if (f.epc_currency && f.epc_currency !== 'EUR') {
     throw new ContentError('epc_currency', 'epc_currency must be EUR');
   }
-  const iban = required(f, 'epc_iban').replace(/\s/g, '').toUpperCase();
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) {
-    throw new ContentError('epc_iban', 'epc_iban must be an IBAN');
-  }
-  const amount = f.epc_amount;
-  if (amount !== undefined && (amount < 0.01 || amount > 999999999.99)) {
-    throw new ContentError('epc_amount', 'epc_amount must be from 0.01 to 999999999.99');
+  for (const field of TEXT_FIELDS) {
+    singleLine(field, f[field]);
   }
   if (f.epc_remittance_reference && f.epc_remittance_text) {
     throw new ContentError(
@@ -27,10 +80,10 @@ export function encodeEpc(f: QrContentFields): string {
     '002',
     '1',
     'SCT',
-    (f.epc_bic ?? '').replace(/\s/g, '').toUpperCase(),
+    bic(f),
     required(f, 'epc_payee_name'),
-    iban,
-    amount !== undefined ? `EUR${amount.toFixed(2)}` : '',
+    iban(f),
+    amount(f),
     '',
     f.epc_remittance_reference ?? '',
     f.epc_remittance_text ?? '',
@@ -39,5 +92,16 @@ export function encodeEpc(f: QrContentFields): string {
   while (lines[lines.length - 1] === '') {
     lines.pop();
   }
-  return lines.join('\n');
+  const payload = lines.join('\n');
+  const bytes = Buffer.byteLength(payload, 'utf8');
+  if (bytes > EPC_MAX_BYTES) {
+    const longest = TEXT_FIELDS.reduce((a, b) =>
+      Buffer.byteLength(f[b] ?? '') > Buffer.byteLength(f[a] ?? '') ? b : a,
+    );
+    throw new ContentError(
+      longest,
+      `The EPC payload is ${bytes} bytes of UTF-8 and EPC069-12 allows ${EPC_MAX_BYTES}: shorten ${longest}`,
+    );
+  }
+  return payload;
 }

@@ -1,3 +1,5 @@
+import { normalizeDecimal } from './decimal';
+
 export const QR_TYPES = [
   'text',
   'url',
@@ -27,7 +29,10 @@ export interface LabelledValue {
   value: string;
 }
 
-/** The per-type content fields (origin-api.md §4.2); each type reads its own. */
+/**
+ * The per-type content fields (origin-api.md §4.2); each type reads its own. Amounts and
+ * coordinates are plain decimal strings (`0.00000001`), never floats.
+ */
 export interface QrContentFields {
   text?: string;
   url?: string;
@@ -40,8 +45,8 @@ export interface QrContentFields {
   whatsapp?: string;
   whatsapp_body?: string;
   facetime?: string;
-  location_latitude?: number;
-  location_longitude?: number;
+  location_latitude?: string;
+  location_longitude?: string;
   wifi_ssid?: string;
   wifi_encryption?: (typeof WIFI_ENCRYPTIONS)[number];
   wifi_password?: string;
@@ -57,7 +62,7 @@ export interface QrContentFields {
   event_second_alert_datetime?: string;
   crypto_coin?: (typeof CRYPTO_COINS)[number];
   crypto_address?: string;
-  crypto_amount?: number;
+  crypto_amount?: string;
   vcard_first_name?: string;
   vcard_last_name?: string;
   vcard_company?: string;
@@ -77,13 +82,13 @@ export interface QrContentFields {
   paypal_email?: string;
   paypal_title?: string;
   paypal_currency?: string;
-  paypal_price?: number;
+  paypal_price?: string;
   paypal_thank_you_url?: string;
   paypal_cancel_url?: string;
   upi_payee_id?: string;
   upi_payee_name?: string;
   upi_currency?: string;
-  upi_amount?: number;
+  upi_amount?: string;
   upi_transaction_id?: string;
   upi_transaction_note?: string;
   upi_transaction_reference?: string;
@@ -91,7 +96,7 @@ export interface QrContentFields {
   epc_iban?: string;
   epc_payee_name?: string;
   epc_currency?: string;
-  epc_amount?: number;
+  epc_amount?: string;
   epc_bic?: string;
   epc_remittance_reference?: string;
   epc_remittance_text?: string;
@@ -99,7 +104,7 @@ export interface QrContentFields {
   pix_payee_key?: string;
   pix_payee_name?: string;
   pix_currency?: string;
-  pix_amount?: number;
+  pix_amount?: string;
   pix_city?: string;
   pix_transaction_id?: string;
   pix_description?: string;
@@ -123,6 +128,49 @@ export function required<K extends keyof QrContentFields>(
   const value = fields[key];
   if (value === undefined || value === null || value === '') {
     throw new ContentError(key, `${key} is required for this type`);
+  }
+  return value;
+}
+
+/** The decimal fields: plain decimal strings from the request to the encoder. */
+export const DECIMAL_FIELDS = [
+  'location_latitude',
+  'location_longitude',
+  'crypto_amount',
+  'paypal_price',
+  'upi_amount',
+  'epc_amount',
+  'pix_amount',
+] as const satisfies ReadonlyArray<keyof QrContentFields>;
+export type DecimalField = (typeof DECIMAL_FIELDS)[number];
+
+/** A decimal field, normalized (`0.50` -> `0.5`); undefined when absent. */
+export function decimalField(fields: QrContentFields, key: DecimalField): string | undefined {
+  const value = fields[key];
+  // JSON null reaches here as "not given", as in required().
+  if (value === undefined || value === null || value === '') {
+    return undefined;
+  }
+  const decimal = normalizeDecimal(value);
+  if (decimal === null) {
+    throw new ContentError(key, `${key} must be a decimal number such as 12.5`);
+  }
+  return decimal;
+}
+
+/** Line breaks and other control characters (C0, DEL, C1, U+2028, U+2029). */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * Refuses a value with a control character: in line-based formats (EPC, iCalendar, vCard) a line
+ * break inside a field would start a new field.
+ */
+export function singleLine<T extends string | undefined>(field: string, value: T): T {
+  if (value !== undefined && CONTROL.test(value)) {
+    throw new ContentError(
+      field,
+      `${field} cannot contain line breaks or other control characters`,
+    );
   }
   return value;
 }

@@ -8,8 +8,9 @@ import { encodeVcard } from './vcard';
 
 export * from './fields';
 export { crc16Ccitt } from './pix';
+export { numberToDecimal, normalizeDecimal, decimalInRange, decimalPlaces } from './decimal';
 
-const ENCODERS: Record<QrType, (f: QrContentFields) => string> = {
+const ENCODERS: Record<QrType, (f: QrContentFields, now: Date) => string> = {
   text: simple.encodeText,
   url: simple.encodeUrl,
   phone: simple.encodePhone,
@@ -28,7 +29,10 @@ const ENCODERS: Record<QrType, (f: QrContentFields) => string> = {
   pix: encodePix,
 };
 
-/** The exact string a code of this type encodes. Throws ContentError naming a missing/bad field. */
-export function encodeContent(type: QrType, fields: QrContentFields): string {
-  return ENCODERS[type](fields);
+/**
+ * The exact string a code of this type encodes. Throws ContentError naming a missing/bad field.
+ * `now` is the time the payload is written (an iCalendar DTSTAMP).
+ */
+export function encodeContent(type: QrType, fields: QrContentFields, now = new Date()): string {
+  return ENCODERS[type](fields, now);
 }

@@ -1,21 +1,45 @@
-import { ContentError, QrContentFields, required } from './fields';
+import { decimalPlaces, fixedDecimal, scaleDecimal } from './decimal';
+import { ContentError, decimalField, DecimalField, QrContentFields, required } from './fields';
 
-/** Amounts as plain decimals, never in exponent form. */
-const decimal = (v: number, digits?: number): string =>
-  digits === undefined ? String(Number(v.toPrecision(15))) : v.toFixed(digits);
+/** Digits after the point each coin's amount can have: satoshis, wei, and EGLD's 18. */
+const COIN_PLACES = { bitcoin: 8, ethereum: 18, elrond: 18 } as const;
 
-/** BIP 21 bitcoin:, EIP 681 ethereum: (value in wei), and the elrond: scheme with amount. */
+/**
+ * BIP 21 `bitcoin:` (amount in BTC, a plain decimal: `*digit [ "." *digit ]`), the `elrond:`
+ * scheme of the same form, and EIP-681 `ethereum:` whose `value` is in wei: an integer, computed
+ * exactly from the decimal string.
+ */
 export function encodeCrypto(f: QrContentFields): string {
   const coin = f.crypto_coin ?? 'bitcoin';
   const address = required(f, 'crypto_address');
-  const amount = f.crypto_amount;
+  const amount = decimalField(f, 'crypto_amount');
   if (amount === undefined) {
     return `${coin}:${address}`;
   }
-  if (coin === 'ethereum') {
-    return `ethereum:${address}?value=${decimal(amount)}e18`;
+  const places = COIN_PLACES[coin];
+  if (amount.startsWith('-') || decimalPlaces(amount) > places) {
+    throw new ContentError(
+      'crypto_amount',
+      `crypto_amount must be a positive ${coin} amount with at most ${places} decimals`,
+    );
   }
-  return `${coin}:${address}?amount=${decimal(amount)}`;
+  if (coin === 'ethereum') {
+    return `ethereum:${address}?value=${String(scaleDecimal(amount, places))}`;
+  }
+  return `${coin}:${address}?amount=${amount}`;
+}
+
+/** A fiat amount with exactly two decimals; more digits are refused, never rounded away. */
+export function fiatAmount(f: QrContentFields, key: DecimalField): string | undefined {
+  const amount = decimalField(f, key);
+  if (amount === undefined) {
+    return undefined;
+  }
+  const fixed = fixedDecimal(amount, 2);
+  if (fixed === null || fixed.startsWith('-')) {
+    throw new ContentError(key, `${key} must be a positive amount with at most 2 decimals`);
+  }
+  return fixed;
 }
 
 const PAYPAL_COMMANDS = {
@@ -35,8 +59,9 @@ export function encodePaypal(f: QrContentFields): string {
   if (f.paypal_title) {
     params.set('item_name', f.paypal_title);
   }
-  if (f.paypal_price !== undefined) {
-    params.set('amount', decimal(f.paypal_price, 2));
+  const price = fiatAmount(f, 'paypal_price');
+  if (price !== undefined) {
+    params.set('amount', price);
   }
   params.set('currency_code', (f.paypal_currency ?? 'USD').toUpperCase());
   if (f.paypal_thank_you_url) {
@@ -53,7 +78,7 @@ export function encodeUpi(f: QrContentFields): string {
   const params: Array<[string, string | undefined]> = [
     ['pa', required(f, 'upi_payee_id')],
     ['pn', required(f, 'upi_payee_name')],
-    ['am', f.upi_amount !== undefined ? decimal(f.upi_amount, 2) : undefined],
+    ['am', fiatAmount(f, 'upi_amount')],
     ['cu', 'INR'],
     ['tid', f.upi_transaction_id],
     ['tn', f.upi_transaction_note],

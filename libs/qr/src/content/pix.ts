@@ -1,4 +1,5 @@
 import { ContentError, QrContentFields, required } from './fields';
+import { fiatAmount } from './payments';
 
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), as the EMV QRCPS requires for tag 63. */
 export function crc16Ccitt(payload: string): string {
@@ -37,12 +38,13 @@ export function encodePix(f: QrContentFields): string {
     tlv('01', required(f, 'pix_payee_key')) +
     (f.pix_description ? tlv('02', plain(f.pix_description, 72)) : '');
   const txid = (f.pix_transaction_id ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, 25) || '***';
+  const amount = fiatAmount(f, 'pix_amount');
   const payload =
     tlv('00', '01') +
     tlv('26', account) +
     tlv('52', '0000') +
     tlv('53', '986') +
-    (f.pix_amount !== undefined ? tlv('54', f.pix_amount.toFixed(2)) : '') +
+    (amount !== undefined ? tlv('54', amount) : '') +
     tlv('58', 'BR') +
     tlv('59', plain(required(f, 'pix_payee_name'), 25)) +
     tlv('60', plain(required(f, 'pix_city'), 15)) +

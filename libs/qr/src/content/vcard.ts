@@ -1,26 +1,31 @@
-import { QrContentFields } from './fields';
+import { QrContentFields, singleLine } from './fields';
+import { contentLines, escapeText } from './lines';
 
-/** vCard 3.0 (RFC 2426) value escaping. */
-export function vcardText(v: string): string {
-  return v
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
-    .replace(/\r?\n/g, '\\n');
+/**
+ * The TYPE parameter of a label: `work;voice` or `work, voice` are two types (`TYPE=work,voice`),
+ * each reduced to the characters a parameter value may hold unquoted.
+ */
+function typeParam(label: string): string {
+  const types = label
+    .split(/[;,]/)
+    .map((t) => t.replace(/[^\p{L}\p{N} -]/gu, '').trim())
+    .filter(Boolean);
+  return types.length > 0 ? `;TYPE=${types.join(',')}` : '';
 }
 
-/** A TYPE parameter value: letters, digits, dashes and spaces only. */
-const typeParam = (label: string): string => label.replace(/[^\p{L}\p{N} -]/gu, '').trim();
-
+/**
+ * A vCard 3.0 (RFC 2426). Text values are escaped; URI values (URL, the social profiles) are not,
+ * as the RFC says, so they must not contain line breaks. Lines are folded at 75 octets.
+ */
 export function encodeVcard(f: QrContentFields): string {
-  const t = (v: string | undefined): string => vcardText(v ?? '');
+  const t = (v: string | undefined): string => escapeText(v ?? '');
   const first = f.vcard_first_name ?? '';
   const last = f.vcard_last_name ?? '';
   const lines = [
     'BEGIN:VCARD',
     'VERSION:3.0',
     `N:${t(last)};${t(first)};;;`,
-    `FN:${vcardText([first, last].filter(Boolean).join(' ') || f.vcard_company || '')}`,
+    `FN:${escapeText([first, last].filter(Boolean).join(' ') || f.vcard_company || '')}`,
   ];
   if (f.vcard_company) {
     lines.push(`ORG:${t(f.vcard_company)}`);
@@ -29,14 +34,13 @@ export function encodeVcard(f: QrContentFields): string {
     lines.push(`TITLE:${t(f.vcard_job_title)}`);
   }
   for (const phone of f.vcard_phone_numbers ?? []) {
-    const type = typeParam(phone.label);
-    lines.push(`TEL${type ? `;TYPE=${type}` : ''}:${t(phone.value)}`);
+    lines.push(`TEL${typeParam(phone.label)}:${t(phone.value)}`);
   }
   if (f.vcard_email) {
     lines.push(`EMAIL;TYPE=INTERNET:${t(f.vcard_email)}`);
   }
   if (f.vcard_url) {
-    lines.push(`URL:${t(f.vcard_url)}`);
+    lines.push(`URL:${singleLine('vcard_url', f.vcard_url)}`);
   }
   if (f.vcard_birthday) {
     lines.push(`BDAY:${t(f.vcard_birthday)}`);
@@ -49,9 +53,9 @@ export function encodeVcard(f: QrContentFields): string {
     lines.push(`NOTE:${t(f.vcard_note)}`);
   }
   for (const social of f.vcard_socials ?? []) {
-    const type = typeParam(social.label);
-    lines.push(`X-SOCIALPROFILE${type ? `;TYPE=${type}` : ''}:${t(social.value)}`);
+    const value = singleLine('vcard_social_value', social.value);
+    lines.push(`X-SOCIALPROFILE${typeParam(social.label)}:${value}`);
   }
   lines.push('END:VCARD');
-  return lines.join('\r\n');
+  return contentLines(lines);
 }

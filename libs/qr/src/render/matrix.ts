@@ -1,4 +1,4 @@
-import QRCode from 'qrcode';
+import QRCode, { QRCodeSegment } from 'qrcode';
 // The package's own table of alignment-pattern centres (ISO/IEC 18004 annex E).
 import { getPositions } from 'qrcode/lib/core/alignment-pattern';
 import { Ecc } from './options';
@@ -25,11 +25,51 @@ export class DataTooLongError extends Error {
   }
 }
 
-/** Byte mode keeps the string's UTF-8 bytes exactly; the `qrcode` package picks the segments. */
+/** A segment as the `qrcode` package writes it: mode indicator, count field, then the data. */
+interface RawSegment {
+  mode: { id: string; bit: number; ccBits: number[] };
+  getLength(): number;
+  getBitsLength(): number;
+  write(buffer: { put(value: number, bits: number): void }): void;
+}
+
+/**
+ * Non-ASCII text as an ECI 26 (UTF-8) designator then one byte segment. Without the ECI a decoder
+ * reads byte mode as ISO-8859-1 (ISO/IEC 18004) or guesses: `Müller` became `M羹ller`. The
+ * `qrcode` package has no ECI mode, but writes any segment as mode bits, count, data: an ECI
+ * header is mode 0111 with the assignment number (26 < 128: one byte, 0xxxxxxx) as its "count".
+ * It builds its segment list with `reduce` over the array it is given, so an array whose reduce
+ * returns these segments hands them over unchanged.
+ */
+function utf8Segments(data: string): QRCodeSegment[] {
+  const bytes = Buffer.from(data, 'utf8');
+  const segments: RawSegment[] = [
+    {
+      mode: { id: 'ECI', bit: 0b0111, ccBits: [8, 8, 8] },
+      getLength: () => 26,
+      getBitsLength: () => 0,
+      write: () => undefined,
+    },
+    {
+      mode: { id: 'Byte', bit: 0b0100, ccBits: [8, 16, 16] },
+      getLength: () => bytes.length,
+      getBitsLength: () => bytes.length * 8,
+      write: (buffer) => bytes.forEach((b) => buffer.put(b, 8)),
+    },
+  ];
+  return Object.assign([] as QRCodeSegment[], { reduce: () => segments });
+}
+
+/**
+ * ASCII text goes in the segments the `qrcode` package picks (numeric, alphanumeric, byte);
+ * anything else in byte mode behind a UTF-8 ECI.
+ */
 export function createMatrix(data: string, ecc: Ecc): QrMatrix {
   let qr: ReturnType<typeof QRCode.create>;
   try {
-    qr = QRCode.create(data, { errorCorrectionLevel: ecc });
+    qr = QRCode.create(/^\p{ASCII}*$/u.test(data) ? data : utf8Segments(data), {
+      errorCorrectionLevel: ecc,
+    });
   } catch (e) {
     if (e instanceof Error && /too big/i.test(e.message)) {
       throw new DataTooLongError(ecc);

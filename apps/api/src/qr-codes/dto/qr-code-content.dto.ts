@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsFormBoolean, OptionalText } from '@app/common';
 import { WIFI_ENCRYPTIONS } from '@app/qr';
-import { DecimalRange } from './form-number';
+import { DecimalString } from './form-number';
 import { oneOf } from './one-of';
 
 /** Content of type text. */
@@ -61,15 +61,11 @@ export class QrFacetimeFields {
 
 /** Content of type location: coordinates, or `location` verbatim. */
 export class QrLocationFields {
-  @ApiPropertyOptional({ type: 'number', minimum: -90, maximum: 90 })
-  @IsOptional()
-  @DecimalRange(-90, 90)
-  location_latitude?: number;
+  @DecimalString('-90', '90', '48.2082')
+  location_latitude?: string;
 
-  @ApiPropertyOptional({ type: 'number', minimum: -180, maximum: 180 })
-  @IsOptional()
-  @DecimalRange(-180, 180)
-  location_longitude?: number;
+  @DecimalString('-180', '180', '16.3738')
+  location_longitude?: string;
 
   @ApiPropertyOptional({
     maxLength: 3000,

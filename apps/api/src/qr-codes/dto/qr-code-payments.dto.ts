@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { OptionalText } from '@app/common';
 import { CRYPTO_COINS, PAYPAL_TYPES } from '@app/qr';
-import { DecimalRange } from './form-number';
+import { DecimalString } from './form-number';
 import { oneOf } from './one-of';
 
 /** Content of type crypto: a payment address, or `crypto` verbatim. */
@@ -12,10 +12,8 @@ export class QrCryptoFields {
   @IsIn(CRYPTO_COINS, oneOf(CRYPTO_COINS))
   crypto_coin?: (typeof CRYPTO_COINS)[number];
 
-  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: 1000000000000 })
-  @IsOptional()
-  @DecimalRange(0, 1000000000000)
-  crypto_amount?: number;
+  @DecimalString('0', '1000000000000', '0.00000001')
+  crypto_amount?: string;
 
   @OptionalText(128)
   crypto_address?: string;
@@ -37,10 +35,8 @@ export class QrPaypalFields {
   @IsIn(PAYPAL_TYPES, oneOf(PAYPAL_TYPES))
   paypal_type?: (typeof PAYPAL_TYPES)[number];
 
-  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: 1000000000 })
-  @IsOptional()
-  @DecimalRange(0, 1000000000)
-  paypal_price?: number;
+  @DecimalString('0', '1000000000', '12.50')
+  paypal_price?: string;
 
   @OptionalText(320)
   paypal_email?: string;
@@ -69,10 +65,8 @@ export class QrPaypalFields {
 
 /** Content of type upi: an Indian UPI payment, or `upi` verbatim. */
 export class QrUpiFields {
-  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: 1000000000 })
-  @IsOptional()
-  @DecimalRange(0, 1000000000)
-  upi_amount?: number;
+  @DecimalString('0', '1000000000', '99.00')
+  upi_amount?: string;
 
   @OptionalText(64)
   upi_payee_id?: string;
@@ -107,10 +101,8 @@ export class QrUpiFields {
 
 /** Content of type epc: a SEPA credit transfer, or `epc` verbatim. */
 export class QrEpcFields {
-  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: 999999999.99 })
-  @IsOptional()
-  @DecimalRange(0, 999999999.99)
-  epc_amount?: number;
+  @DecimalString('0.01', '999999999.99', '12.50')
+  epc_amount?: string;
 
   @OptionalText(34)
   epc_iban?: string;
@@ -145,10 +137,8 @@ export class QrEpcFields {
 
 /** Content of type pix: a Brazilian Pix payment, or `pix` verbatim. */
 export class QrPixFields {
-  @ApiPropertyOptional({ type: 'number', minimum: 0, maximum: 1000000000 })
-  @IsOptional()
-  @DecimalRange(0, 1000000000)
-  pix_amount?: number;
+  @DecimalString('0', '1000000000', '10.00')
+  pix_amount?: string;
 
   @OptionalText(64)
   pix_payee_key?: string;

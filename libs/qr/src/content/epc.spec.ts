@@ -1,0 +1,125 @@
+import { createRequire } from 'node:module';
+import type * as IbanTools from 'ibantools' with { 'resolution-mode': 'import' };
+import { ContentError, encodeContent, QrContentFields } from '.';
+
+const ibantools = createRequire(__filename)('ibantools') as typeof IbanTools;
+
+/**
+ * Reads a payload back by EPC069-12's table of elements (one per line, LF or CRLF, at most 331
+ * bytes) and checks the account data with ibantools.
+ */
+function readEpc(payload: string) {
+  expect(Buffer.byteLength(payload, 'utf8')).toBeLessThanOrEqual(331);
+  const lines = payload.split(/\r?\n/);
+  expect(lines.length).toBeGreaterThanOrEqual(7);
+  expect(lines.length).toBeLessThanOrEqual(12);
+  const [service, version, charset, id, bic, name, iban, amount = '', purpose = ''] = lines;
+  const [reference = '', text = '', information = ''] = lines.slice(9);
+  expect([service, version, charset, id]).toEqual(['BCD', '002', '1', 'SCT']);
+  expect(bic === '' || ibantools.isValidBIC(bic)).toBe(true);
+  expect(name.length).toBeGreaterThanOrEqual(1);
+  expect(name.length).toBeLessThanOrEqual(70);
+  expect(ibantools.isValidIBAN(iban)).toBe(true);
+  expect(amount).toMatch(/^(EUR\d{1,9}(\.\d{1,2})?)?$/);
+  expect(purpose).toMatch(/^[A-Z0-9]{0,4}$/);
+  expect(reference.length).toBeLessThanOrEqual(35);
+  expect(text.length).toBeLessThanOrEqual(140);
+  expect(reference === '' || text === '').toBe(true);
+  expect(information.length).toBeLessThanOrEqual(70);
+  return { bic, name, iban, amount, reference, text, information };
+}
+
+function fieldOf(fields: QrContentFields): string | undefined {
+  try {
+    encodeContent('epc', fields);
+  } catch (e) {
+    return e instanceof ContentError ? `${e.field}: ${e.message}` : String(e);
+  }
+  return undefined;
+}
+
+const BASE = { epc_payee_name: 'Red Cross of Belgium', epc_iban: 'BE72 0000 0000 1616' };
+
+describe('EPC069-12 payloads', () => {
+  it('reads back element by element, the account valid for ibantools', () => {
+    const payload = encodeContent('epc', {
+      ...BASE,
+      epc_bic: 'bpot beb1',
+      epc_amount: '1234.5',
+      epc_remittance_text: 'Urgency fund',
+      information: 'Thank you',
+    });
+    expect(readEpc(payload)).toEqual({
+      bic: 'BPOTBEB1',
+      name: 'Red Cross of Belgium',
+      iban: 'BE72000000001616',
+      amount: 'EUR1234.50',
+      reference: '',
+      text: 'Urgency fund',
+      information: 'Thank you',
+    });
+  });
+
+  it.each([
+    ['epc_payee_name', 'Mallory\nDE89370400440532013000'],
+    ['epc_payee_name', 'Mallory\r\nx'],
+    ['epc_remittance_text', 'Invoice 12\u2028DE89370400440532013000'],
+    ['epc_remittance_reference', 'RF18\u0085539007547034'],
+    ['information', 'tab\there'],
+  ])('refuses a control character in %s rather than let it add a line', (field, value) => {
+    expect(fieldOf({ ...BASE, [field]: value })).toBe(
+      `${field}: ${field} cannot contain line breaks or other control characters`,
+    );
+  });
+
+  it.each([
+    'DE00 3704 0044 0532 0130 00',
+    'DE89 3704 0044 0532 0130 01',
+    'DE89370400440532013000\n',
+  ])('refuses the IBAN %p, whose check digits ibantools refuses', (iban) => {
+    expect(ibantools.isValidIBAN(iban.replace(/ /g, ''))).toBe(false);
+    expect(fieldOf({ ...BASE, epc_iban: iban })).toBe(
+      'epc_iban: epc_iban must be an IBAN with valid check digits, such as DE89 3704 0044 0532 0130 00',
+    );
+  });
+
+  it('refuses an IBAN outside SEPA: a SEPA credit transfer cannot reach it', () => {
+    const iban = 'BR1800360305000010009795493C1';
+    expect(ibantools.isValidIBAN(iban)).toBe(true);
+    expect(fieldOf({ ...BASE, epc_iban: iban })).toBe(
+      'epc_iban: epc_iban must be an account in a SEPA country',
+    );
+  });
+
+  it.each(['BPOTBE', 'BPOTXXB1', 'BPOTBEB1X', 'BPOT-BEB1'])('refuses the BIC %p', (bic) => {
+    expect(ibantools.isValidBIC(bic)).toBe(false);
+    expect(fieldOf({ ...BASE, epc_bic: bic })).toBe(
+      'epc_bic: epc_bic must be a BIC of 8 or 11 characters',
+    );
+  });
+
+  it.each(['12.345', '0.001', '0', '1000000000'])('refuses the amount %p', (amount) => {
+    expect(fieldOf({ ...BASE, epc_amount: amount })).toBe(
+      'epc_amount: epc_amount must be from 0.01 to 999999999.99 with at most 2 decimals',
+    );
+  });
+
+  it('takes a payload of exactly 331 bytes and refuses one more, naming the longest text', () => {
+    const fields = {
+      epc_payee_name: 'Ü'.repeat(35), // 70 bytes
+      epc_iban: 'DE89370400440532013000',
+      epc_bic: 'COBADEFFXXX',
+      epc_amount: '999999999.99',
+      information: 'i'.repeat(70),
+    };
+    // 15 + 12 + 70 + 23 + 16 + 1 (purpose) + 1 (reference) + 1 (separator) + 70 = 209 bytes.
+    const text = 't'.repeat(331 - 209);
+    expect(Buffer.byteLength(encodeContent('epc', { ...fields, epc_remittance_text: text }))).toBe(
+      331,
+    );
+    readEpc(encodeContent('epc', { ...fields, epc_remittance_text: text }));
+    expect(fieldOf({ ...fields, epc_remittance_text: `${text}é` })).toBe(
+      'epc_remittance_text: The EPC payload is 333 bytes of UTF-8 and EPC069-12 allows 331: shorten epc_remittance_text',
+    );
+  });
+});

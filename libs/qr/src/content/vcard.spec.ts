@@ -1,0 +1,79 @@
+import { createRequire } from 'node:module';
+import type ICALModule from 'ical.js' with { 'resolution-mode': 'import' };
+import { ContentError, encodeContent, QrContentFields } from '.';
+
+const ICAL = createRequire(__filename)('ical.js') as typeof ICALModule;
+
+/** Each property of the card as ical.js reads a vCard: name, parameters, value type, values. */
+function read(fields: QrContentFields): unknown[] {
+  const card = new ICAL.Component(ICAL.parse(encodeContent('vcard', fields)));
+  expect(card.name).toBe('vcard');
+  return card.getAllProperties().map((p) => p.toJSON());
+}
+
+describe('vCard 3.0, read by ical.js', () => {
+  // RFC 2426 escapes `;` in every text value; ical.js follows RFC 6350 ("MAY be escaped" outside
+  // compound values) and keeps `\;` as written in single-valued text, so semicolons are checked
+  // in N, a compound value.
+  it('keeps URLs and social profile URLs as written, and text values through their escapes', () => {
+    const url = 'https://example.com/a,b;c?x=1&y=2\\z';
+    const social = 'https://social.example/@ada,lovelace';
+    expect(
+      read({
+        vcard_first_name: 'Ada, Countess',
+        vcard_last_name: 'Lovelace; Byron',
+        vcard_job_title: 'Analyst, "first"',
+        vcard_company: 'Engines\\Co',
+        vcard_note: 'First\nprogrammer, 1843: notes',
+        vcard_url: url,
+        vcard_socials: [{ label: 'Mastodon', value: social }],
+      }),
+    ).toEqual([
+      ['version', {}, 'text', '3.0'],
+      ['n', {}, 'text', ['Lovelace; Byron', 'Ada, Countess', '', '', '']],
+      ['fn', {}, 'text', 'Ada, Countess Lovelace\\; Byron'],
+      ['org', {}, 'text', 'Engines\\Co'],
+      ['title', {}, 'text', 'Analyst, "first"'],
+      ['url', {}, 'uri', url],
+      ['note', {}, 'text', 'First\nprogrammer, 1843: notes'],
+      ['x-socialprofile', { type: 'Mastodon' }, 'unknown', social],
+    ]);
+  });
+
+  it.each([
+    ['work;voice', ['work', 'voice']],
+    ['Work, Voice ,pref', ['Work', 'Voice', 'pref']],
+    ['cell', 'cell'],
+    ['ce:ll;', 'cell'],
+  ])('makes the phone label %p the types %p', (label, type) => {
+    expect(
+      read({ vcard_first_name: 'A', vcard_phone_numbers: [{ label, value: '+44 20 7946 0000' }] }),
+    ).toContainEqual(['tel', { type }, 'phone-number', '+44 20 7946 0000']);
+  });
+
+  it('folds long lines at 75 octets, and ical.js unfolds them', () => {
+    const note = `${'Grüße '.repeat(30)}👋`;
+    const payload = encodeContent('vcard', { vcard_first_name: 'A', vcard_note: note });
+    for (const line of payload.split('\r\n')) {
+      expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+      expect(line.isWellFormed()).toBe(true);
+    }
+    expect(read({ vcard_first_name: 'A', vcard_note: note })).toContainEqual([
+      'note',
+      {},
+      'text',
+      note,
+    ]);
+  });
+
+  it('refuses a URL with a line break, which would start a property', () => {
+    expect(() =>
+      encodeContent('vcard', { vcard_first_name: 'A', vcard_url: 'https://e.com\nTEL:+1' }),
+    ).toThrow(
+      new ContentError(
+        'vcard_url',
+        'vcard_url cannot contain line breaks or other control characters',
+      ),
+    );
+  });
+});
