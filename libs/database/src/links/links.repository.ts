@@ -1,9 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { OwnedRepository, rowLock } from '../owned.repository';
+import { In, Repository } from 'typeorm';
+import type { ListQuery } from '@app/common';
+import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from './link.entity';
+
+/** A link as it is found by its address: enough to tell whether an import already made it. */
+export type LinkFoundByAddress = Pick<
+  LinkEntity,
+  'id' | 'user_id' | 'url' | 'location_url' | 'datetime'
+>;
+
+/** A new row; `clicks` may start above 0 (imported visit counts). */
+export type NewLinkRow = Omit<LinkEntity, 'id' | 'user' | 'project' | 'splash_page'>;
+
+/** Rows of one multi-row INSERT: 14 columns each, far under both drivers' parameter limits. */
+const INSERT_CHUNK = 500;
 
 /** The columns an API update may write: never `clicks`, which only the visit recorder changes. */
 export type LinkChanges = Partial<
@@ -66,6 +79,95 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       select: { id: true },
     });
     return found !== null && found.id !== exceptId;
+  }
+
+  /** The links answering any of `aliases` on a domain, whoever owns them. */
+  async findByAliases(domainId: number, aliases: readonly string[]): Promise<LinkFoundByAddress[]> {
+    const found: LinkFoundByAddress[] = [];
+    for (let i = 0; i < aliases.length; i += IN_CHUNK) {
+      found.push(
+        ...(await this.repo.find({
+          where: { domain_id: domainId, url: In(aliases.slice(i, i + IN_CHUNK)) },
+          select: { id: true, user_id: true, url: true, location_url: true, datetime: true },
+        })),
+      );
+    }
+    return found;
+  }
+
+  /** The owner's links on a domain whose destination is one of `locations`. */
+  async findOwnedByLocations(
+    ownerId: number,
+    domainId: number,
+    locations: readonly string[],
+  ): Promise<LinkFoundByAddress[]> {
+    const found: LinkFoundByAddress[] = [];
+    for (let i = 0; i < locations.length; i += IN_CHUNK) {
+      found.push(
+        ...(await this.repo.find({
+          where: {
+            user_id: ownerId,
+            domain_id: domainId,
+            location_url: In(locations.slice(i, i + IN_CHUNK)),
+          },
+          select: { id: true, user_id: true, url: true, location_url: true, datetime: true },
+        })),
+      );
+    }
+    return found;
+  }
+
+  /**
+   * Inserts the rows in one transaction (all or none) with multi-row INSERTs, and returns their
+   * ids in the order of `rows`. The ids are read back by address (domain_id, url), which is
+   * unique, because TypeORM returns no ids of a multi-row INSERT on SQLite.
+   */
+  async insertMany(rows: readonly NewLinkRow[]): Promise<number[]> {
+    return this.repo.manager.transaction(async (em) => {
+      const ids: number[] = [];
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const chunk = rows.slice(i, i + INSERT_CHUNK);
+        await em
+          .createQueryBuilder()
+          .insert()
+          .into(LinkEntity)
+          .values(chunk as LinkEntity[])
+          .updateEntity(false)
+          .execute();
+        const byAddress = new Map<string, number>();
+        for (const domainId of new Set(chunk.map((row) => row.domain_id))) {
+          const found = await em.find(LinkEntity, {
+            where: {
+              domain_id: domainId,
+              url: In(chunk.filter((row) => row.domain_id === domainId).map((row) => row.url)),
+            },
+            select: { id: true, domain_id: true, url: true },
+          });
+          found.forEach((link) => byAddress.set(`${link.domain_id}/${link.url}`, link.id));
+        }
+        ids.push(...chunk.map((row) => byAddress.get(`${row.domain_id}/${row.url}`)!));
+      }
+      return ids;
+    });
+  }
+
+  /**
+   * One page of the owner's links for an export: the list's filters, ordered by id, after the
+   * id of the previous page's last link (keyset paging: every page costs the same).
+   */
+  exportPage(
+    ownerId: number,
+    query: Pick<ListQuery, 'filters' | 'search' | 'datetime'>,
+    direction: 'ASC' | 'DESC',
+    afterId: number | null,
+    limit: number,
+  ): Promise<LinkEntity[]> {
+    const qb = this.repo.createQueryBuilder('r').where('r.user_id = :ownerId', { ownerId });
+    applyListFilters(qb, query);
+    if (afterId !== null) {
+      qb.andWhere(direction === 'ASC' ? 'r.id > :afterId' : 'r.id < :afterId', { afterId });
+    }
+    return qb.orderBy('r.id', direction).limit(limit).getMany();
   }
 
   /**
