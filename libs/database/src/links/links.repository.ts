@@ -131,7 +131,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
           .createQueryBuilder()
           .insert()
           .into(LinkEntity)
-          .values(chunk as LinkEntity[])
+          .values(chunk)
           .updateEntity(false)
           .execute();
         const byAddress = new Map<string, number>();

@@ -28,7 +28,11 @@ export function readBulkBody(body: unknown): BulkBody {
     items = body;
   } else if (isObject(body) && parseFormBoolean(body.is_bulk) === true) {
     form = true;
-    const { is_bulk: _isBulk, location_urls: lines, url: _url, ...shared } = body;
+    const shared: Record<string, unknown> = { ...body };
+    const lines = shared.location_urls;
+    for (const field of ['is_bulk', 'location_urls', 'url']) {
+      delete shared[field];
+    }
     if (typeof lines !== 'string' && !Array.isArray(lines)) {
       throw new AppError(
         'validation_failed',
