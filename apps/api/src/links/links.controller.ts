@@ -99,8 +99,8 @@ export class LinksController {
     @Query('format') format: unknown,
   ): Promise<StreamableFile> {
     const kind = parseExportFormat(format);
-    const chunks = await this.exports.open(actor, query, kind);
-    return exportFile(chunks, kind);
+    const document = await this.exports.open(actor, query, kind);
+    return exportFile(document.chunks, kind);
   }
 
   @Get(':id')

@@ -4,3 +4,4 @@ export * from './link-csv';
 export * from './links-bulk.module';
 export * from './links-bulk.service';
 export * from './links-export.service';
+export { parseWhatsappUrl } from '../link-rules';

@@ -18,6 +18,12 @@ export const LINKS_EXPORT_LIST: ListSpec = {
   defaultOrder: { column: 'id', direction: 'ASC' },
 };
 
+/** An export being produced: its text, and how many links it has held so far. */
+export interface ExportDocument {
+  chunks: AsyncIterable<string>;
+  exported(): number;
+}
+
 /** Links read per query; what an export holds in memory at once. */
 const PAGE = 1000;
 
@@ -45,10 +51,14 @@ export class LinksExportService {
    * The document as chunks of text. The first page is read before this resolves, so that a
    * failure to read shows as an error answer rather than a cut-off download.
    */
-  async open(actor: Actor, query: ListQuery, format: ExportFormat): Promise<AsyncIterable<string>> {
-    const pages = this.pages(actor, query);
+  async open(actor: Actor, query: ListQuery, format: ExportFormat): Promise<ExportDocument> {
+    let exported = 0;
+    const pages = counted(this.pages(actor, query), (n) => (exported += n));
     const first = await pages.next();
-    return format === 'csv' ? this.csv(first, pages) : this.json(first, pages);
+    return {
+      chunks: format === 'csv' ? this.csv(first, pages) : this.json(first, pages),
+      exported: () => exported,
+    };
   }
 
   private async *csv(
@@ -112,6 +122,16 @@ export class LinksExportService {
 interface LinkWithRoot {
   link: LinkEntity;
   root: string;
+}
+
+async function* counted<T>(
+  pages: AsyncGenerator<T[]>,
+  add: (n: number) => void,
+): AsyncGenerator<T[]> {
+  for await (const page of pages) {
+    add(page.length);
+    yield page;
+  }
 }
 
 async function* withFirst<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncGenerator<T> {
