@@ -184,4 +184,205 @@ describe('Bulk links API', () => {
     });
     expect((await list()).length).toBe(before);
   });
+
+  it('stores every setting of a link as POST /v1/links does', async () => {
+    const res = await bulk([
+      {
+        location_url: 'https://example.com/full',
+        url: 'bulk-full',
+        password: 'open sesame',
+        schedule: 1,
+        start_date: '2026-01-01 00:00:00',
+        end_date: '2030-06-30 12:00:00',
+        clicks_limit: 10,
+        utm_campaign: 'spring',
+        targeting_type: 'country_code',
+        targeting_country_code_key: ['de'],
+        targeting_country_code_value: ['https://example.com/de'],
+      },
+    ]);
+    expect(res.status).toBe(201);
+    const single = await t.http
+      .post('/v1/links')
+      .set('Authorization', owner.auth)
+      .send({
+        location_url: 'https://example.com/full',
+        url: 'single-full',
+        password: 'open sesame',
+        schedule: 1,
+        start_date: '2026-01-01 00:00:00',
+        end_date: '2030-06-30 12:00:00',
+        clicks_limit: 10,
+        utm_campaign: 'spring',
+        targeting_type: 'country_code',
+        targeting_country_code_key: ['de'],
+        targeting_country_code_value: ['https://example.com/de'],
+      });
+    const [a, b] = await Promise.all(
+      [res.body.data[0].id, single.body.data.id].map((id: number) =>
+        t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth),
+      ),
+    );
+    const comparable = (link: Record<string, unknown>) => ({
+      ...link,
+      id: 0,
+      url: '',
+      full_url: '',
+      datetime: '',
+    });
+    expect(comparable(a.body.data)).toEqual(comparable(b.body.data));
+    expect(a.body.data).toMatchObject({
+      start_date: '2026-01-01 00:00:00',
+      end_date: '2030-06-30 12:00:00',
+      datetime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      settings: { password: true, clicks_limit: 10, targeting_type: 'country_code' },
+    });
+  });
+
+  it('reports problems of the shared form fields once and of each line by index', async () => {
+    const res = await t.http
+      .post('/v1/links/bulk')
+      .set('Authorization', owner.auth)
+      .field('is_bulk', '1')
+      .field('location_urls', 'https://example.com/ok\nftp://example.com/no\nnot-a-url')
+      .field('project_id', '999999')
+      .field('http_status_code', '303');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title: 'http_status_code must be one of 301, 302, 307, 308.',
+          field: 'http_status_code',
+          code: 'validation_failed',
+        },
+        {
+          status: 400,
+          title:
+            'Link [1]: location_url must be an http:// or https:// URL with a host, at most 2048 characters.',
+          field: '[1].location_url',
+          code: 'validation_failed',
+        },
+        {
+          status: 400,
+          title:
+            'Link [2]: location_url must be an http:// or https:// URL with a host, at most 2048 characters.',
+          field: '[2].location_url',
+          code: 'validation_failed',
+        },
+      ],
+    });
+    const references = await bulk({
+      is_bulk: 1,
+      location_urls: 'https://example.com/a\nhttps://example.com/b',
+      project_id: 999999,
+    });
+    expect(references.status).toBe(400);
+    expect(references.body.errors).toEqual([
+      {
+        status: 400,
+        title: 'project_id is not one of your projects.',
+        field: 'project_id',
+        code: 'invalid_reference',
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      'an object without is_bulk',
+      { location_url: 'https://example.com/' },
+      {
+        title:
+          'Send a JSON array of links (each with the fields of POST /v1/links), or is_bulk=1 with location_urls, one destination per line.',
+        field: 'is_bulk',
+      },
+    ],
+    [
+      'is_bulk=0',
+      { is_bulk: 0, location_urls: 'https://example.com/' },
+      {
+        title:
+          'Send a JSON array of links (each with the fields of POST /v1/links), or is_bulk=1 with location_urls, one destination per line.',
+        field: 'is_bulk',
+      },
+    ],
+    ['an empty array', [], { title: 'Send at least one link.' }],
+    [
+      'is_bulk without location_urls',
+      { is_bulk: '1' },
+      { title: 'location_urls is required: one destination per line.', field: 'location_urls' },
+    ],
+    [
+      'only blank lines',
+      { is_bulk: '1', location_urls: '\n  \n' },
+      { title: 'Send at least one link.', field: 'location_urls' },
+    ],
+    [
+      '1,001 links',
+      Array.from({ length: 1001 }, (_, i) => ({ location_url: `https://example.com/${i}` })),
+      { title: 'At most 1000 links per request (this one has 1001); split the batch.' },
+    ],
+  ])('refuses %s with 400', async (_name, body, problem) => {
+    const res = await bulk(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [{ status: 400, ...problem, code: 'validation_failed' }],
+    });
+  });
+
+  it('takes 1,000 links with long destinations in one request (bounds of this route)', async () => {
+    const long = 'x'.repeat(1900);
+    const body = Array.from({ length: 1000 }, (_, i) => ({
+      location_url: `https://example.com/${i}/${long}`,
+      utm_source: 'bulk',
+      utm_medium: 'test',
+      utm_campaign: 'bounds',
+    }));
+    expect(JSON.stringify(body).length).toBeGreaterThan(1024 * 1024);
+    const res = await bulk(body);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toHaveLength(1000);
+    const tooLarge = await bulk(
+      Array.from({ length: 1000 }, (_, i) => ({
+        location_url: `https://example.com/${i}/${'y'.repeat(6000)}`,
+      })),
+    );
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.errors[0]).toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+
+  it('names a field of a link that is not well-formed Unicode as [index].field', async () => {
+    const res = await t.http
+      .post('/v1/links/bulk')
+      .set('Authorization', owner.auth)
+      .set('Content-Type', 'application/json')
+      .send(
+        '[{"location_url":"https://example.com/"},{"location_url":"https://example.com/\\ud800"}]',
+      );
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title: '[1].location_url is not well-formed Unicode text (it has a lone surrogate).',
+          field: '[1].location_url',
+          code: 'validation_failed',
+        },
+      ],
+    });
+  });
+
+  it("answers 401 without a key, and creates in the caller's own workspace only", async () => {
+    expect(
+      (await t.http.post('/v1/links/bulk').send([{ location_url: 'https://example.com/' }])).status,
+    ).toBe(401);
+    const res = await bulk(
+      [{ location_url: 'https://example.com/mine', url: 'stranger-own' }],
+      stranger,
+    );
+    expect(res.status).toBe(201);
+    expect((await list(stranger)).map((l) => l.url)).toContain('stranger-own');
+    expect((await list()).map((l) => l.url)).not.toContain('stranger-own');
+  });
 });
