@@ -70,7 +70,6 @@ export class AppModule {
         AuthModule,
         HealthModule,
         UsersModule,
-        ApiKeysModule,
         ProjectsModule,
         LinksModule,
         VisitorModule,
@@ -81,6 +80,7 @@ export class AppModule {
         QrCodesModule,
         StatisticsModule,
         SplashPagesModule,
+        ApiKeysModule,
         // WORKER=internal (the default): the background jobs run in this process, so one command
         // starts everything on one machine and the jobs share the API's database connection, which
         // matters for SQLite (no second process contends for the file's write lock). This is why an
