@@ -49,7 +49,7 @@ export function readDate(value: string): Date | null | 'invalid' {
     /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?$/i.exec(
       value,
     );
-  if (!iso) {
+  if (!iso || !isCalendarDate(iso[1])) {
     return 'invalid';
   }
   const zone = iso[3] ?? 'Z';
@@ -57,6 +57,13 @@ export function readDate(value: string): Date | null | 'invalid' {
     `${iso[1]}T${iso[2]}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`,
   );
   return Number.isNaN(date.getTime()) ? 'invalid' : date;
+}
+
+/** Whether `Y-m-d` is a real day (Date would read 2024-02-30 as 1 March). */
+function isCalendarDate(ymd: string): boolean {
+  const [y, m, d] = ymd.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
 /** A visit count: a whole number, '' is null; anything else is an error. */
