@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Actor } from '@app/auth';
-import { Clock, LINK_CHANGED } from '@app/common';
+import { LINK_CHANGED } from '@app/common';
 import type { AppConfig } from '@app/config';
 import { defaultLinkSettings, DomainsRepository, LinksRepository, NewLinkRow } from '@app/database';
 import { CreateLinkDto } from '../dto/create-link.dto';
@@ -51,7 +51,7 @@ function setup(randoms: string[]) {
     checks as unknown as LinkChecks,
     { create: () => ({}) } as unknown as BatchedLinkLookups,
     events as unknown as EventEmitter2,
-    { now: () => NOW } as Clock,
+    { now: () => NOW },
     { appUrl: 'http://links.test' } as AppConfig,
   );
   return { service, inserted, events };
