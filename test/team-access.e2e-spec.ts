@@ -73,6 +73,13 @@ const publicRoute = (status: number, build: Build): Expectation => ({
 /** One line per operation of the API. */
 const EXPECTATIONS: Record<string, Expectation> = {
   'GET /v1/user': ownerOnly(200, () => Promise.resolve(get('/v1/user'))),
+  'GET /v1/api-keys': ownerOnly(200, () => Promise.resolve(get('/v1/api-keys'))),
+  'POST /v1/api-keys': ownerOnly(201, () =>
+    Promise.resolve(post('/v1/api-keys', { name: 'Made directly', scope: 'read' })),
+  ),
+  'DELETE /v1/api-keys/{id}': ownerOnly(200, async (fx, u) =>
+    del(`/v1/api-keys/${await fx.apiKey(u)}`),
+  ),
 
   'GET /v1/projects': read(() => Promise.resolve(get('/v1/projects'))),
   'POST /v1/projects': create(
@@ -91,6 +98,17 @@ const EXPECTATIONS: Record<string, Expectation> = {
     (id) => `/v1/links/${id}`,
   ),
   'GET /v1/links/{id}': read(async (fx, u) => get(`/v1/links/${await fx.link(u)}`)),
+  'GET /v1/links/export': read(() => Promise.resolve(get('/v1/links/export?format=json'))),
+  // The answer is a list of links, not one id: no read-back.
+  'POST /v1/links/bulk': {
+    kind: 'flag',
+    flag: 'create',
+    status: 201,
+    build: () =>
+      Promise.resolve(
+        post('/v1/links/bulk', { is_bulk: 1, location_urls: 'https://example.com/b' }),
+      ),
+  },
   'POST /v1/links/{id}': update(async (fx, u) =>
     post(`/v1/links/${await fx.link(u)}`, { location_url: 'https://example.com/changed' }),
   ),
@@ -269,6 +287,10 @@ class Fixtures {
       type: 'webhook',
       webhook: 'http://127.0.0.1:9/hook',
     });
+  }
+
+  apiKey(user: TestUser): Promise<number> {
+    return this.create(user, '/v1/api-keys', { name: 'Fixture', scope: 'read' });
   }
 
   team(user: TestUser): Promise<number> {

@@ -5,7 +5,13 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { LoggerModule } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
-import { ApiKeyGuard, ApiKeyThrottlerGuard, AuthModule, TeamAccessGuard } from '@app/auth';
+import {
+  ApiKeyGuard,
+  ApiKeyScopeGuard,
+  ApiKeyThrottlerGuard,
+  AuthModule,
+  TeamAccessGuard,
+} from '@app/auth';
 import {
   AllExceptionsFilter,
   CommonModule,
@@ -19,6 +25,7 @@ import { DatabaseModule } from '@app/database';
 import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import { StorageModule } from '@app/storage';
 import { WorkerModule } from '../../worker/src/worker.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { LinksModule } from './links/links.module';
@@ -73,6 +80,7 @@ export class AppModule {
         QrCodesModule,
         StatisticsModule,
         SplashPagesModule,
+        ApiKeysModule,
         // WORKER=internal (the default): the background jobs run in this process, so one command
         // starts everything on one machine and the jobs share the API's database connection, which
         // matters for SQLite (no second process contends for the file's write lock). This is why an
@@ -82,9 +90,11 @@ export class AppModule {
       ],
       providers: [
         // Guards run in this order: authenticate the request (a failure counts against the client
-        // address), count it against its key's budget, then resolve X-Team-Id.
+        // address), count it against its key's budget, refuse writes to a read-only key, then
+        // resolve X-Team-Id.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
+        { provide: APP_GUARD, useClass: ApiKeyScopeGuard },
         { provide: APP_GUARD, useClass: TeamAccessGuard },
         { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
         { provide: APP_INTERCEPTOR, useClass: RejectNulInterceptor },

@@ -15,6 +15,7 @@ import {
 import { AppConfig } from '@app/config';
 import { findAssetsDir } from '@app/signatures';
 import { AppModule } from './app.module';
+import { BULK_PATH, bulkBodyParsers } from './links/bulk/bulk-body-parser';
 import { createHttpLogger } from './logger-options';
 import { buildOpenApiDocument } from './openapi';
 
@@ -42,6 +43,8 @@ export async function createApp(
   app.set('query parser', 'simple');
   app.use(originAlias);
   app.use(`/${API_PREFIX}`, apiResponseHeaders);
+  // POST /v1/links/bulk takes up to 1,000 links: its own, larger bounds (links/bulk).
+  app.use(BULK_PATH, bulkBodyParsers());
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: true, parameterLimit: 1000 });
   app.use(jsonBodyLimits);

@@ -1,10 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AccountsModule } from '@app/auth';
 import { CommonModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { LinksBulkModule } from '../../api/src/links/bulk';
 
-/** What the command line needs: configuration, the database and account management. */
+/**
+ * What the command line needs: configuration, the database, account management, and the links in
+ * bulk of the API (import and export apply the API's rules; see eslint.config.mjs). Events raised
+ * here reach no listener of the API process.
+ */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -15,6 +21,8 @@ export class CliModule {
         CommonModule,
         DatabaseModule.forRoot(config.database),
         AccountsModule,
+        EventEmitterModule.forRoot(),
+        LinksBulkModule,
       ],
     };
   }

@@ -10,6 +10,10 @@ import { COMMANDS } from './commands';
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
+  /** Output as it comes, without a line break added (an export written to stdout). */
+  write?(chunk: string): Promise<void>;
+  /** The terminal stdout is, when it is one: progress bars are drawn there, and only then. */
+  progress?: NodeJS.WritableStream;
 }
 
 /**
@@ -17,7 +21,9 @@ export interface CliIo {
  * line of output; a failure is one JSON line in the API's error shape on stderr.
  */
 export async function runCli(argv: string[], config: AppConfig, io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
+  // Two-word commands (`export links`) first.
+  const twoWords = argv.length > 1 ? `${argv[0]} ${argv[1]}` : '';
+  const [name, ...rest] = COMMANDS[twoWords] ? [twoWords, ...argv.slice(2)] : argv;
   const command = name === undefined ? undefined : COMMANDS[name];
   if (!command) {
     io.err(
@@ -29,8 +35,19 @@ export async function runCli(argv: string[], config: AppConfig, io: CliIo): Prom
   }
 
   let options: Record<string, string | boolean | undefined>;
+  let args: string[];
   try {
-    options = parseArgs({ args: rest, options: command.options, strict: true }).values;
+    const parsed = parseArgs({
+      args: rest,
+      options: command.options,
+      strict: true,
+      allowPositionals: command.args !== undefined,
+    });
+    options = parsed.values;
+    args = parsed.positionals;
+    if (args.length !== (command.args?.length ?? 0)) {
+      throw new Error(`Expected ${command.args?.join(' ') || 'no arguments'}.`);
+    }
   } catch (error) {
     io.err(
       errorLine(
@@ -47,8 +64,10 @@ export async function runCli(argv: string[], config: AppConfig, io: CliIo): Prom
     if (name !== 'migration:run' && name !== 'migration:revert') {
       await runMigrations(app.get(DataSource));
     }
-    const result = await command.run(app, options);
-    io.out(JSON.stringify(result));
+    const result = await command.run(app, options, { args, io });
+    if (result !== undefined) {
+      io.out(JSON.stringify(result));
+    }
     return 0;
   } catch (error) {
     if (error instanceof AppError) {

@@ -1,29 +1,18 @@
-import { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiKeysService, UsersService } from '@app/auth';
 import { AppError, formatDateTime, parseDateTime } from '@app/common';
-import { ApiKeyEntity, revertLastMigration, runMigrations, UserEntity } from '@app/database';
+import {
+  API_KEY_SCOPES,
+  ApiKeyEntity,
+  ApiKeyScope,
+  revertLastMigration,
+  runMigrations,
+  UserEntity,
+} from '@app/database';
+import { Command, Options, required, str } from './command';
+import { LINK_COMMANDS } from './links/link-commands';
 
-export type Options = Record<string, string | boolean | undefined>;
-
-export interface Command {
-  usage: string;
-  options: Record<string, { type: 'string' | 'boolean' }>;
-  run(app: INestApplicationContext, options: Options): Promise<unknown>;
-}
-
-const str = (options: Options, name: string): string | undefined => {
-  const value = options[name];
-  return typeof value === 'string' ? value : undefined;
-};
-
-function required(options: Options, name: string): string {
-  const value = str(options, name);
-  if (value === undefined || value.trim() === '') {
-    throw new AppError('validation_failed', `--${name} is required.`, name);
-  }
-  return value;
-}
+export type { Command, Options };
 
 function userSummary(user: UserEntity) {
   return {
@@ -41,6 +30,7 @@ function keySummary(key: ApiKeyEntity) {
     id: key.id,
     name: key.name,
     prefix: key.prefix,
+    scope: key.scope,
     expiration_datetime: formatDateTime(key.expiration_datetime),
     revocation_datetime: formatDateTime(key.revocation_datetime),
     last_used_datetime: formatDateTime(key.last_used_datetime),
@@ -105,19 +95,27 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'key:create': {
-    usage: 'key:create --email E [--name N] [--expires "Y-m-d H:i:s" | --expires-in-days D]',
+    usage:
+      'key:create --email E [--name N] [--scope full|read] [--expires "Y-m-d H:i:s" | --expires-in-days D]',
     options: {
       email: { type: 'string' },
       name: { type: 'string' },
+      scope: { type: 'string' },
       expires: { type: 'string' },
       'expires-in-days': { type: 'string' },
     },
     async run(app, options) {
       const email = required(options, 'email');
       const expiresAt = parseExpiry(options, new Date());
-      const issued = await app
-        .get(ApiKeysService)
-        .issue(email, { name: str(options, 'name'), expiresAt });
+      const scope = str(options, 'scope') ?? 'full';
+      if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) {
+        throw new AppError('validation_failed', '--scope must be full or read.', 'scope');
+      }
+      const issued = await app.get(ApiKeysService).issue(email, {
+        name: str(options, 'name'),
+        expiresAt,
+        scope: scope as ApiKeyScope,
+      });
       return { id: issued.user.id, email: issued.user.email, api_key: issued.apiKey };
     },
   },
@@ -147,6 +145,7 @@ export const COMMANDS: Record<string, Command> = {
       return { id: revoked.id, revocation_datetime: formatDateTime(revoked.revocation_datetime) };
     },
   },
+  ...LINK_COMMANDS,
   'migration:run': {
     usage: 'migration:run',
     options: {},

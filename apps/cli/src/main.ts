@@ -7,6 +7,11 @@ async function main(): Promise<number> {
   return runCli(process.argv.slice(2), config, {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
+    write: (chunk) =>
+      new Promise((resolve, reject) =>
+        process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())),
+      ),
+    progress: process.stdout.isTTY ? process.stdout : undefined,
   });
 }
 

@@ -7,7 +7,7 @@ import { UsersService } from './users.service';
 
 type KeysPort = Pick<
   ApiKeysRepository,
-  'findByHash' | 'findOwned' | 'listOwned' | 'touch' | 'save'
+  'findByHash' | 'findOwned' | 'findActiveOwned' | 'countActive' | 'listOwned' | 'touch' | 'save'
 >;
 
 /** An in-memory ApiKeysRepository that records what the service wrote. */
@@ -28,6 +28,18 @@ class FakeApiKeysRepository implements KeysPort {
 
   findOwned(userId: number, id: number): Promise<ApiKeyEntity | null> {
     return Promise.resolve(this.keys.find((k) => k.id === id && k.user_id === userId) ?? null);
+  }
+
+  findActiveOwned(userId: number, id: number): Promise<ApiKeyEntity | null> {
+    return Promise.resolve(
+      this.keys.find((k) => k.id === id && k.user_id === userId && !k.revocation_datetime) ?? null,
+    );
+  }
+
+  countActive(userId: number): Promise<number> {
+    return Promise.resolve(
+      this.keys.filter((k) => k.user_id === userId && !k.revocation_datetime).length,
+    );
   }
 
   listOwned(userId: number): Promise<ApiKeyEntity[]> {
@@ -276,6 +288,7 @@ describe(ApiKeysService.name, () => {
           name: 'ci',
           prefix: issued.apiKey.slice(0, 10),
           key_hash: hashApiKey(issued.apiKey),
+          scope: 'full',
           expiration_datetime: expiresAt,
           revocation_datetime: null,
           last_used_datetime: null,
@@ -286,6 +299,7 @@ describe(ApiKeysService.name, () => {
         userId: 8,
         apiKeyId: 100,
         isAdmin: false,
+        scope: 'full',
         ownerId: 8,
       });
     });
@@ -315,6 +329,87 @@ describe(ApiKeysService.name, () => {
         },
       ]);
       expect(repository.saved).toEqual([]);
+    });
+  });
+
+  describe('createFor', () => {
+    const actor = { userId: 7, ownerId: 7, apiKeyId: 3, isAdmin: true };
+    const at = (iso: string) => new Date(iso);
+
+    it('makes a key with the scope asked for, no later than the maker, and shows its secret once', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN, { scope: 'full' }));
+      const made = await service.createFor(actor, { name: 'CI', scope: 'read' });
+      expect(made.apiKey).toMatch(/^ld_[A-Za-z0-9_-]{43}$/);
+      expect(made.key).toMatchObject({
+        user_id: 7,
+        name: 'CI',
+        scope: 'read',
+        prefix: made.apiKey.slice(0, 10),
+        key_hash: hashApiKey(made.apiKey),
+        expiration_datetime: null,
+        datetime: NOW,
+      });
+    });
+
+    it('gives a key the expiry of an expiring maker, and refuses a later one', async () => {
+      const limit = at('2026-06-01T00:00:00Z');
+      repository.keys.push(apiKey(3, 7, TOKEN, { scope: 'full', expiration_datetime: limit }));
+      expect((await service.createFor(actor, { name: 'a', scope: 'full' })).key).toMatchObject({
+        expiration_datetime: limit,
+      });
+      const earlier = at('2026-05-15T00:00:00Z');
+      expect(
+        (await service.createFor(actor, { name: 'b', scope: 'full', expiresAt: earlier })).key,
+      ).toMatchObject({ expiration_datetime: earlier });
+      expect(
+        await entriesOf(
+          service.createFor(actor, {
+            name: 'c',
+            scope: 'full',
+            expiresAt: at('2026-06-01T00:00:01Z'),
+          }),
+        ),
+      ).toEqual([
+        {
+          status: 400,
+          title:
+            'expiration_datetime must not be later than the expiry of the key that makes it (2026-06-01 00:00:00).',
+          field: 'expiration_datetime',
+          code: 'validation_failed',
+        },
+      ]);
+    });
+
+    it('refuses an expiry in the past, a scope above the maker, and a maker that is no key', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN, { scope: 'read' }));
+      expect(
+        await entriesOf(service.createFor(actor, { name: 'x', scope: 'read', expiresAt: NOW })),
+      ).toEqual([
+        {
+          status: 400,
+          title: 'expiration_datetime must be in the future.',
+          field: 'expiration_datetime',
+          code: 'validation_failed',
+        },
+      ]);
+      expect(await entriesOf(service.createFor(actor, { name: 'x', scope: 'full' }))).toEqual([
+        {
+          status: 403,
+          title: 'A read key cannot make a full key.',
+          field: 'scope',
+          code: 'forbidden',
+        },
+      ]);
+      expect(
+        await entriesOf(service.createFor({ ...actor, apiKeyId: 0 }, { name: 'x', scope: 'read' })),
+      ).toEqual([
+        { status: 403, title: 'Only an API key can make another API key.', code: 'forbidden' },
+      ]);
+    });
+
+    it('returns the scope of the key in the actor', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN, { scope: 'read' }));
+      expect(await service.authenticate(TOKEN)).toMatchObject({ apiKeyId: 3, scope: 'read' });
     });
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, Clock, NotFoundError } from '@app/common';
-import { ApiKeyEntity, ApiKeysRepository } from '@app/database';
+import { AppError, Clock, formatDateTime, ListQuery, NotFoundError, Paginated } from '@app/common';
+import { ApiKeyEntity, ApiKeyScope, ApiKeysRepository } from '@app/database';
 import { Actor } from './actor';
 import { generateApiKey, hashApiKey } from './api-key';
 import { IssuedKey, UsersService } from './users.service';
@@ -8,6 +8,23 @@ import { IssuedKey, UsersService } from './users.service';
 /** last_used_datetime is written at most this often per key, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 const MAX_KEY_LENGTH = 256;
+/** Keys one user may hold at once (not revoked); each is a door into the account. */
+export const MAX_ACTIVE_KEYS = 100;
+/** `read` ranks below `full`: a key never makes one that may do more than itself. */
+const SCOPE_RANK: Record<ApiKeyScope, number> = { read: 0, full: 1 };
+
+/** What a user asks for when making a key through the API. */
+export interface NewKeyRequest {
+  name: string;
+  scope: ApiKeyScope;
+  expiresAt?: Date;
+}
+
+/** A key just made: the row, and the secret shown this once. */
+export interface CreatedKey {
+  key: ApiKeyEntity;
+  apiKey: string;
+}
 
 @Injectable()
 export class ApiKeysService {
@@ -17,10 +34,10 @@ export class ApiKeysService {
     private readonly clock: Clock,
   ) {}
 
-  /** Issues another key for the user with this email. */
+  /** Issues another key for the user with this email (the operator's command line). */
   async issue(
     email: string,
-    options: { name?: string; expiresAt?: Date } = {},
+    options: { name?: string; expiresAt?: Date; scope?: ApiKeyScope } = {},
   ): Promise<IssuedKey> {
     const user = await this.users.getByEmail(email);
     const now = this.clock.now();
@@ -31,28 +48,104 @@ export class ApiKeysService {
     if (name.length > 64) {
       throw new AppError('validation_failed', 'name must be at most 64 characters.', 'name');
     }
+    const { key } = await this.insertKey(user.id, {
+      name,
+      scope: options.scope ?? 'full',
+      expiresAt: options.expiresAt,
+    });
+    return { user, apiKey: key.key, apiKeyId: key.id };
+  }
+
+  /**
+   * A key made by the key of `actor` (POST /v1/api-keys): it may not do more than the key that
+   * makes it, nor outlive it (without an expiry it gets that key's expiry).
+   */
+  async createFor(actor: Actor, request: NewKeyRequest): Promise<CreatedKey> {
+    const maker = await this.keys.findActiveOwned(actor.userId, actor.apiKeyId);
+    if (!maker) {
+      throw new AppError('forbidden', 'Only an API key can make another API key.');
+    }
+    if (SCOPE_RANK[request.scope] > SCOPE_RANK[maker.scope]) {
+      throw new AppError(
+        'forbidden',
+        `A ${maker.scope} key cannot make a ${request.scope} key.`,
+        'scope',
+      );
+    }
+    const now = this.clock.now();
+    const limit = maker.expiration_datetime;
+    if (request.expiresAt && request.expiresAt <= now) {
+      throw new AppError(
+        'validation_failed',
+        'expiration_datetime must be in the future.',
+        'expiration_datetime',
+      );
+    }
+    if (request.expiresAt && limit && request.expiresAt > limit) {
+      throw new AppError(
+        'validation_failed',
+        `expiration_datetime must not be later than the expiry of the key that makes it (${formatDateTime(limit)}).`,
+        'expiration_datetime',
+      );
+    }
+    if ((await this.keys.countActive(actor.userId)) >= MAX_ACTIVE_KEYS) {
+      throw new AppError(
+        'validation_failed',
+        `You have ${MAX_ACTIVE_KEYS} API keys, the most an account may have; revoke one first.`,
+      );
+    }
+    const { key, row } = await this.insertKey(actor.userId, {
+      name: request.name,
+      scope: request.scope,
+      expiresAt: request.expiresAt ?? limit ?? undefined,
+    });
+    return { key: row, apiKey: key.key };
+  }
+
+  /** The user's keys that are not revoked. */
+  listActive(userId: number, query: ListQuery): Promise<Paginated<ApiKeyEntity>> {
+    return this.keys.listActive(userId, query);
+  }
+
+  /** Revokes one of the user's keys; a key revoked already is not found. */
+  async revokeOwned(userId: number, id: number): Promise<ApiKeyEntity> {
+    if (!(await this.keys.findActiveOwned(userId, id))) {
+      throw new NotFoundError('api_key_not_found', 'API key');
+    }
+    return this.revoke({ userId, id });
+  }
+
+  private async insertKey(
+    userId: number,
+    options: { name: string; scope: ApiKeyScope; expiresAt?: Date },
+  ): Promise<{ key: { key: string; id: number }; row: ApiKeyEntity }> {
     const key = generateApiKey();
-    const saved = await this.keys.save(
+    const row = await this.keys.save(
       Object.assign(new ApiKeyEntity(), {
-        user_id: user.id,
-        name,
+        user_id: userId,
+        name: options.name,
         prefix: key.prefix,
         key_hash: key.hash,
+        scope: options.scope,
         expiration_datetime: options.expiresAt ?? null,
         revocation_datetime: null,
         last_used_datetime: null,
-        datetime: now,
+        datetime: this.clock.now(),
       }),
     );
-    return { user, apiKey: key.key, apiKeyId: saved.id };
+    return { key: { key: key.key, id: row.id }, row };
   }
 
   /** Revokes a key, found by its value or by its owner and id. Revoking twice is harmless. */
-  async revoke(target: { key: string } | { email: string; id: number }): Promise<ApiKeyEntity> {
+  async revoke(
+    target: { key: string } | { email: string; id: number } | { userId: number; id: number },
+  ): Promise<ApiKeyEntity> {
     const found =
       'key' in target
         ? (await this.keys.findByHash(hashApiKey(target.key)))?.key
-        : await this.keys.findOwned((await this.users.getByEmail(target.email)).id, target.id);
+        : 'userId' in target
+          ? await this.keys.findOwned(target.userId, target.id)
+          : await this.keys.findOwned((await this.users.getByEmail(target.email)).id, target.id);
     if (!found) {
       throw new NotFoundError('api_key_not_found', 'API key');
     }
@@ -83,6 +176,12 @@ export class ApiKeysService {
     if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
       await this.keys.touch(key.id, now);
     }
-    return { userId: user.id, apiKeyId: key.id, isAdmin: user.is_admin, ownerId: user.id };
+    return {
+      userId: user.id,
+      apiKeyId: key.id,
+      isAdmin: user.is_admin,
+      ownerId: user.id,
+      scope: key.scope,
+    };
   }
 }

@@ -1,6 +1,7 @@
 export * from './accounts.module';
 export * from './actor';
 export * from './api-key';
+export * from './api-key-scope.guard';
 export * from './api-key-throttler.guard';
 export * from './api-key.guard';
 export * from './api-rate-limiter';

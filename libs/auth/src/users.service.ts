@@ -71,6 +71,7 @@ export class UsersService {
         name: 'default',
         prefix: key.prefix,
         key_hash: key.hash,
+        scope: 'full',
         expiration_datetime: null,
         revocation_datetime: null,
         last_used_datetime: null,

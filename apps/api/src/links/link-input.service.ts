@@ -45,16 +45,18 @@ export interface PlannedUpdate {
 export class LinkInputService {
   constructor(private readonly checks: LinkChecks) {}
 
+  /** `checks` answers the database questions; a batch passes ones that batch them (bulk/). */
   async validateCreate(
     actor: Actor,
     dto: CreateLinkDto,
     upload: UploadedDiskFile | undefined,
+    checks: LinkChecks = this.checks,
   ): Promise<NewLinkInput> {
     const type = dto.type ?? 'link';
     const domainId = dto.domain_id ?? 0;
     const problems = [
       ...StaticSites.checkUpload(type, upload, true),
-      ...(await this.checks.referenceProblems(actor, domainId, dto)),
+      ...(await checks.referenceProblems(actor, domainId, dto)),
     ];
     const settings = defaultLinkSettings();
     let location: string | null = null;
@@ -70,12 +72,12 @@ export class LinkInputService {
       settings.name = dto.name;
     } else {
       location = dto.location_url ?? null;
-      problems.push(...(await this.checks.selfLinkProblems(location, 'location_url')));
+      problems.push(...(await checks.selfLinkProblems(location, 'location_url')));
     }
-    const schedule = await this.applySettings(settings, dto, { start: null, end: null });
+    const schedule = await this.applySettings(settings, dto, { start: null, end: null }, checks);
     problems.push(...schedule.problems);
     if (dto.url) {
-      problems.push(...(await this.checks.aliasProblems(dto.url, domainId, undefined)));
+      problems.push(...(await checks.aliasProblems(dto.url, domainId, undefined)));
     }
     throwIfAny(problems);
     return {
@@ -83,7 +85,7 @@ export class LinkInputService {
       domainId,
       projectId: optionalId(dto.project_id),
       splashPageId: optionalId(dto.splash_page_id),
-      alias: dto.url || (await this.checks.freeRandomAlias(domainId)),
+      alias: dto.url || (await checks.freeRandomAlias(domainId)),
       location,
       settings,
       passwordHash: dto.password ? await hashLinkPassword(dto.password) : null,
@@ -155,6 +157,7 @@ export class LinkInputService {
     settings: LinkSettings,
     dto: UpdateLinkDto,
     current: ScheduleWindow,
+    checks: LinkChecks = this.checks,
   ): Promise<{ window: ScheduleWindow; problems: Problem[] }> {
     const problems: Problem[] = [];
     if (dto.http_status_code !== undefined) settings.http_status_code = dto.http_status_code;
@@ -165,19 +168,21 @@ export class LinkInputService {
     if (dto.clicks_limit !== undefined) settings.clicks_limit = dto.clicks_limit || null;
     if (dto.expiration_url !== undefined) {
       settings.expiration_url = dto.expiration_url || null;
-      problems.push(
-        ...(await this.checks.selfLinkProblems(settings.expiration_url, 'expiration_url')),
-      );
+      problems.push(...(await checks.selfLinkProblems(settings.expiration_url, 'expiration_url')));
     }
     if (dto.utm_source !== undefined) settings.utm.source = dto.utm_source || null;
     if (dto.utm_medium !== undefined) settings.utm.medium = dto.utm_medium || null;
     if (dto.utm_campaign !== undefined) settings.utm.campaign = dto.utm_campaign || null;
-    problems.push(...(await this.applyTargeting(settings, dto)));
+    problems.push(...(await this.applyTargeting(settings, dto, checks)));
     const schedule = readSchedule(settings, dto, current);
     return { window: schedule.window, problems: [...problems, ...schedule.problems] };
   }
 
-  private async applyTargeting(settings: LinkSettings, dto: UpdateLinkDto): Promise<Problem[]> {
+  private async applyTargeting(
+    settings: LinkSettings,
+    dto: UpdateLinkDto,
+    checks: LinkChecks,
+  ): Promise<Problem[]> {
     const type = dto.targeting_type;
     if (type === undefined) {
       return [];
@@ -194,7 +199,7 @@ export class LinkInputService {
     settings.targeting_type = type;
     settings.targeting = rules;
     for (const rule of rules) {
-      problems.push(...(await this.checks.selfLinkProblems(rule.value, `targeting_${type}_value`)));
+      problems.push(...(await checks.selfLinkProblems(rule.value, `targeting_${type}_value`)));
     }
     return problems;
   }

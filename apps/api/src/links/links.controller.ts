@@ -1,5 +1,23 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Readable } from 'node:stream';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Post,
+  Query,
+  StreamableFile,
+} from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
 import {
   ApiDataResponse,
@@ -13,11 +31,20 @@ import {
   Listing,
   ListParams,
   type ListQuery,
+  RawResponse,
   type UploadedDiskFiles,
   UploadedOnDisk,
   Uploads,
 } from '@app/common';
 import type { AppConfig } from '@app/config';
+import { BulkCreatedLinkDto, BulkLinksFormDto } from './bulk/bulk-links.dto';
+import { LinksBulkService } from './bulk/links-bulk.service';
+import {
+  EXPORT_FORMATS,
+  LINKS_EXPORT_LIST,
+  LinksExportService,
+  parseExportFormat,
+} from './bulk/links-export.service';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
 import { LinkResponse } from './link.mapper';
@@ -33,7 +60,11 @@ const SITE_UPLOAD = {
 @ApiErrors(401, 429)
 @Controller('links')
 export class LinksController {
-  constructor(private readonly links: LinksService) {}
+  constructor(
+    private readonly links: LinksService,
+    private readonly bulkLinks: LinksBulkService,
+    private readonly exports: LinksExportService,
+  ) {}
 
   @Get()
   @TeamAccess('read')
@@ -43,6 +74,33 @@ export class LinksController {
   @ApiErrors(400)
   list(@CurrentActor() actor: Actor, @ListParams() query: ListQuery) {
     return this.links.list(actor, query);
+  }
+
+  // Before GET :id, which would take "export" for an id.
+  @Get('export')
+  @TeamAccess('read')
+  @RawResponse()
+  @ApiOperation({
+    summary:
+      'Export links as CSV or JSON, streamed: the filters of the list; ordered by id (order_type ASC by default); page and results_per_page are ignored',
+  })
+  @Listing(LINKS_EXPORT_LIST)
+  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS, description: 'Default csv.' })
+  @ApiProduces('text/csv', 'application/json')
+  @ApiResponse({
+    status: 200,
+    description:
+      'CSV (UTF-8, no BOM, RFC 4180, CRLF): location_url,url,title,tags,created_at,clicks,type,full_url; JSON: {"data": [link, ...]}',
+  })
+  @ApiErrors(400)
+  async export(
+    @CurrentActor() actor: Actor,
+    @ListParams() query: ListQuery,
+    @Query('format') format: unknown,
+  ): Promise<StreamableFile> {
+    const kind = parseExportFormat(format);
+    const document = await this.exports.open(actor, query, kind);
+    return exportFile(document.chunks, kind);
   }
 
   @Get(':id')
@@ -83,6 +141,46 @@ export class LinksController {
     return this.links.create(actor, dto, files.file);
   }
 
+  // Before POST :id, which would take "bulk" for an id.
+  @Post('bulk')
+  @TeamAccess('create')
+  @ApiOperation({
+    summary:
+      'Create up to 1,000 links (types link and walink) in one transaction: a JSON array of POST /v1/links bodies, or is_bulk=1 with location_urls (one destination per line). All or nothing: a 400 names every problem as [index].field.',
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: { $ref: getSchemaPath(BulkLinksFormDto) },
+        },
+        'multipart/form-data': { schema: { $ref: getSchemaPath(BulkLinksFormDto) } },
+        'application/json': {
+          schema: {
+            oneOf: [
+              { type: 'array', maxItems: 1000, items: { $ref: getSchemaPath(CreateLinkDto) } },
+              { $ref: getSchemaPath(BulkLinksFormDto) },
+            ],
+          },
+        },
+      },
+    },
+  })
+  @ApiExtraModels(BulkLinksFormDto, BulkCreatedLinkDto, CreateLinkDto)
+  @ApiResponse({
+    status: 201,
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: { type: 'array', items: { $ref: getSchemaPath(BulkCreatedLinkDto) } },
+      },
+    },
+  })
+  @ApiErrors(400, 413)
+  bulk(@CurrentActor() actor: Actor, @Body() body: unknown) {
+    return this.bulkLinks.create(actor, body);
+  }
+
   @Post(':id')
   @TeamAccess('update')
   @HttpCode(200)
@@ -113,4 +211,15 @@ export class LinksController {
   remove(@CurrentActor() actor: Actor, @IdParam('link_not_found', 'link') id: number) {
     return this.links.remove(actor, id);
   }
+}
+
+/** A download of an export; the file name carries the time it was made. */
+function exportFile(chunks: AsyncIterable<string>, format: 'csv' | 'json'): StreamableFile {
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  // A page that fails to read once the headers are out cuts the download (StreamableFile's
+  // handler destroys the response), so that a truncated file never looks complete.
+  return new StreamableFile(Readable.from(chunks, { objectMode: false }), {
+    type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    disposition: `attachment; filename="links-${stamp}.${format}"`,
+  });
 }

@@ -1,5 +1,6 @@
+import type { Request, Response } from 'express';
 import { AppError } from '../errors/app-error';
-import { JSON_BODY_LIMITS, normalizeJsonBody } from './json-body';
+import { JSON_BODY_LIMITS, jsonBodyLimitsWith, normalizeJsonBody } from './json-body';
 
 function problemOf(body: unknown): { code: string; title: string; field?: string } {
   try {
@@ -83,5 +84,39 @@ describe(normalizeJsonBody.name, () => {
       'The request body has more than 25 values.',
     );
     expect(() => normalizeJsonBody(new Array(26).fill(0), limits)).toThrow(AppError);
+  });
+
+  it('names the fields of an array of objects [index].field, and deeper ones as forms do', () => {
+    const fieldOf = (body: unknown) => {
+      try {
+        normalizeJsonBody(body);
+      } catch (error) {
+        return (error as AppError).problems[0].field;
+      }
+      return undefined;
+    };
+    expect(fieldOf([{ a: 'ok' }, { location_url: 'x\ud800' }])).toBe('[1].location_url');
+    expect(fieldOf([{ list: ['ok', 'x\ud800'] }])).toBe('[0].list[1]');
+    expect(fieldOf(['x\ud800'])).toBe('[0]');
+    expect(fieldOf({ group: { name: 'x\ud800' } })).toBe('group[name]');
+  });
+});
+
+describe(jsonBodyLimitsWith.name, () => {
+  const request = (body: unknown) =>
+    ({ body, is: (type: string) => type === 'json' }) as unknown as Request;
+
+  it('checks a body with its own bounds once; a later check leaves it alone', () => {
+    const large = jsonBodyLimitsWith({ maxDepth: 4, maxKeys: 10, maxValues: 100 });
+    const small = jsonBodyLimitsWith({ maxDepth: 4, maxKeys: 10, maxValues: 5 });
+    const req = request(new Array(50).fill(null));
+    const next = jest.fn();
+    large(req, {} as Response, next);
+    small(req, {} as Response, next);
+    expect(next.mock.calls).toEqual([[], []]);
+    expect(req.body).toEqual(new Array(50).fill(''));
+    const other = request(new Array(50).fill(0));
+    small(other, {} as Response, next);
+    expect(next.mock.calls[2][0]).toBeInstanceOf(AppError);
   });
 });

@@ -45,11 +45,12 @@ export function normalizeJsonBody(
     return body;
   }
   let values = 0;
-  const stack: Array<{ node: Container; path: string; depth: number }> = [
-    { node: body as Container, path: '', depth: 1 },
+  // `item`: the node is one object of a body that is an array of objects.
+  const stack: Array<{ node: Container; path: string; depth: number; item: boolean }> = [
+    { node: body as Container, path: '', depth: 1, item: false },
   ];
   while (stack.length > 0) {
-    const { node, path, depth } = stack.pop()!;
+    const { node, path, depth, item } = stack.pop()!;
     if (depth > limits.maxDepth) {
       throw new AppError(
         'payload_too_large',
@@ -71,7 +72,14 @@ export function normalizeJsonBody(
       );
     }
     for (const key of keys) {
-      const field = path === '' ? key : `${path}[${key}]`;
+      const topLevelItem = Array.isArray(node) && depth === 1;
+      const field = topLevelItem
+        ? `[${key}]`
+        : item
+          ? `${path}.${key}`
+          : path === ''
+            ? key
+            : `${path}[${key}]`;
       if (!Array.isArray(node) && !key.isWellFormed()) {
         throw new AppError(
           'malformed_body',
@@ -84,7 +92,7 @@ export function normalizeJsonBody(
       } else if (typeof value === 'string') {
         checkText(value, field);
       } else if (typeof value === 'object') {
-        stack.push({ node: value as Container, path: field, depth: depth + 1 });
+        stack.push({ node: value as Container, path: field, depth: depth + 1, item: topLevelItem });
       }
     }
   }
@@ -101,16 +109,31 @@ function checkText(text: string, field: string): void {
   }
 }
 
-/** Express middleware mounted right after the JSON body parser. */
-export function jsonBodyLimits(req: Request, _res: Response, next: NextFunction): void {
-  if (req.body === undefined || !req.is('json')) {
-    next();
-    return;
-  }
-  try {
-    req.body = normalizeJsonBody(req.body);
-    next();
-  } catch (error) {
-    next(error);
-  }
+/** Requests whose body a route-specific parser has checked already (with its own bounds). */
+const checked = new WeakSet<Request>();
+
+/**
+ * Express middleware mounted right after a JSON body parser. A route that takes larger bodies
+ * (POST /v1/links/bulk) mounts its own parser with `jsonBodyLimitsWith(its bounds)` before the
+ * global one; the global check then leaves that body alone.
+ */
+export function jsonBodyLimitsWith(
+  limits: JsonBodyLimits,
+): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, _res, next) => {
+    if (req.body === undefined || !req.is('json') || checked.has(req)) {
+      next();
+      return;
+    }
+    try {
+      req.body = normalizeJsonBody(req.body, limits);
+      checked.add(req);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
 }
+
+/** The global check, with JSON_BODY_LIMITS. */
+export const jsonBodyLimits = jsonBodyLimitsWith(JSON_BODY_LIMITS);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { LinkEntity } from '../links/link.entity';
-import { OwnedRepository, rowLock } from '../owned.repository';
+import { IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { DomainEntity } from './domain.entity';
 
@@ -15,6 +15,19 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
   /** The enabled domain serving this host, if any (at most one is enabled per host). */
   findEnabledByHost(host: string): Promise<DomainEntity | null> {
     return this.repo.findOneBy({ host, is_enabled: true });
+  }
+
+  /** Which of `hosts` are hosts of enabled domains, whoever owns them. */
+  async enabledHosts(hosts: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < hosts.length; i += IN_CHUNK) {
+      const rows = await this.repo.find({
+        where: { host: In(hosts.slice(i, i + IN_CHUNK)), is_enabled: true },
+        select: { id: true, host: true },
+      });
+      rows.forEach((row) => found.add(row.host));
+    }
+    return found;
   }
 
   findByHost(host: string): Promise<DomainEntity[]> {

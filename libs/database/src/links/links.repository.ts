@@ -1,9 +1,49 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { OwnedRepository, rowLock } from '../owned.repository';
+import { DataSource, In, Repository } from 'typeorm';
+import type { ListQuery } from '@app/common';
+import { toDbDateTime, toDbValue } from '../db-values';
+import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from './link.entity';
+
+/** A link as it is found by its address: enough to tell whether an import already made it. */
+export type LinkFoundByAddress = Pick<
+  LinkEntity,
+  'id' | 'user_id' | 'url' | 'location_url' | 'datetime'
+>;
+
+/** A new row; `clicks` may start above 0 (imported visit counts). */
+export type NewLinkRow = Omit<LinkEntity, 'id' | 'user' | 'project' | 'splash_page'>;
+
+/** Rows of one multi-row INSERT: 15 columns each, far under both drivers' parameter limits. */
+const INSERT_CHUNK = 500;
+
+const INSERT_COLUMNS = [
+  'user_id',
+  'project_id',
+  'domain_id',
+  'splash_page_id',
+  'type',
+  'url',
+  'location_url',
+  'settings',
+  'password_hash',
+  'clicks',
+  'is_enabled',
+  'start_date',
+  'end_date',
+  'datetime',
+  'last_datetime',
+] as const satisfies ReadonlyArray<keyof NewLinkRow>;
+
+/** A value as TypeORM writes it: datetimes as UTC text, booleans as 0/1 on SQLite. */
+function dbValue(ds: DataSource, value: NewLinkRow[keyof NewLinkRow]): unknown {
+  if (value instanceof Date) {
+    return toDbDateTime(value);
+  }
+  return typeof value === 'boolean' ? toDbValue(ds, value) : value;
+}
 
 /** The columns an API update may write: never `clicks`, which only the visit recorder changes. */
 export type LinkChanges = Partial<
@@ -66,6 +106,94 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       select: { id: true },
     });
     return found !== null && found.id !== exceptId;
+  }
+
+  /** The links answering any of `aliases` on a domain, whoever owns them. */
+  async findByAliases(domainId: number, aliases: readonly string[]): Promise<LinkFoundByAddress[]> {
+    const found: LinkFoundByAddress[] = [];
+    for (let i = 0; i < aliases.length; i += IN_CHUNK) {
+      found.push(
+        ...(await this.repo.find({
+          where: { domain_id: domainId, url: In(aliases.slice(i, i + IN_CHUNK)) },
+          select: { id: true, user_id: true, url: true, location_url: true, datetime: true },
+        })),
+      );
+    }
+    return found;
+  }
+
+  /** The owner's links on a domain whose destination is one of `locations`. */
+  async findOwnedByLocations(
+    ownerId: number,
+    domainId: number,
+    locations: readonly string[],
+  ): Promise<LinkFoundByAddress[]> {
+    const found: LinkFoundByAddress[] = [];
+    for (let i = 0; i < locations.length; i += IN_CHUNK) {
+      found.push(
+        ...(await this.repo.find({
+          where: {
+            user_id: ownerId,
+            domain_id: domainId,
+            location_url: In(locations.slice(i, i + IN_CHUNK)),
+          },
+          select: { id: true, user_id: true, url: true, location_url: true, datetime: true },
+        })),
+      );
+    }
+    return found;
+  }
+
+  /**
+   * Inserts the rows in one transaction (all or none) with multi-row INSERTs, and returns their
+   * ids in the order of `rows`. Plain SQL with RETURNING (SQLite 3.35+, PostgreSQL): TypeORM
+   * returns no ids of a multi-row INSERT on SQLite, and its builder costs more than the write.
+   * RETURNING's row order is not guaranteed, so ids are matched by address (domain_id, url).
+   */
+  async insertMany(rows: readonly NewLinkRow[]): Promise<number[]> {
+    return this.repo.manager.transaction(async (em) => {
+      const ds = em.connection;
+      const postgres = ds.options.type === 'postgres';
+      const ids: number[] = [];
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const chunk = rows.slice(i, i + INSERT_CHUNK);
+        const params: unknown[] = [];
+        const tuples = chunk.map((row) => {
+          const values = INSERT_COLUMNS.map((column) => dbValue(ds, row[column]));
+          const marks = values.map((value) => {
+            params.push(value);
+            return postgres ? `$${params.length}` : '?';
+          });
+          return `(${marks.join(', ')})`;
+        });
+        const inserted = await em.query<Array<{ id: number; domain_id: number; url: string }>>(
+          `INSERT INTO "links" (${INSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')} RETURNING "id", "domain_id", "url"`,
+          params,
+        );
+        const byAddress = new Map(inserted.map((r) => [`${r.domain_id}/${r.url}`, Number(r.id)]));
+        ids.push(...chunk.map((row) => byAddress.get(`${row.domain_id}/${row.url}`)!));
+      }
+      return ids;
+    });
+  }
+
+  /**
+   * One page of the owner's links for an export: the list's filters, ordered by id, after the
+   * id of the previous page's last link (keyset paging: every page costs the same).
+   */
+  exportPage(
+    ownerId: number,
+    query: Pick<ListQuery, 'filters' | 'search' | 'datetime'>,
+    direction: 'ASC' | 'DESC',
+    afterId: number | null,
+    limit: number,
+  ): Promise<LinkEntity[]> {
+    const qb = this.repo.createQueryBuilder('r').where('r.user_id = :ownerId', { ownerId });
+    applyListFilters(qb, query);
+    if (afterId !== null) {
+      qb.andWhere(direction === 'ASC' ? 'r.id > :afterId' : 'r.id < :afterId', { afterId });
+    }
+    return qb.orderBy('r.id', direction).limit(limit).getMany();
   }
 
   /**

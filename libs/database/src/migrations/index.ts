@@ -9,6 +9,7 @@ import { SplashPages1764400000000 as PostgresSplashPages } from './postgres/1764
 import { StatisticsMonthRollups1764500000000 as PostgresStatisticsMonthRollups } from './postgres/1764500000000-statistics-month-rollups';
 import { SplashPageColor1764600000000 as PostgresSplashPageColor } from './postgres/1764600000000-splash-page-color';
 import { BigintCounters1764700000000 as PostgresBigintCounters } from './postgres/1764700000000-bigint-counters';
+import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -20,6 +21,7 @@ import { SplashPages1764400000000 as SqliteSplashPages } from './sqlite/17644000
 import { StatisticsMonthRollups1764500000000 as SqliteStatisticsMonthRollups } from './sqlite/1764500000000-statistics-month-rollups';
 import { SplashPageColor1764600000000 as SqliteSplashPageColor } from './sqlite/1764600000000-splash-page-color';
 import { BigintCounters1764700000000 as SqliteBigintCounters } from './sqlite/1764700000000-bigint-counters';
+import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -34,6 +36,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteStatisticsMonthRollups,
   SqliteSplashPageColor,
   SqliteBigintCounters,
+  SqliteApiKeyScope,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -47,4 +50,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresStatisticsMonthRollups,
   PostgresSplashPageColor,
   PostgresBigintCounters,
+  PostgresApiKeyScope,
 ];

@@ -1,6 +1,10 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { UserEntity } from './user.entity';
 
+/** What a key may do: `full`, everything its user may; `read`, GET requests only. */
+export const API_KEY_SCOPES = ['full', 'read'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 /** An API key. Only the SHA-256 of the key is stored; the key itself is shown once. */
 @Entity('api_keys')
 export class ApiKeyEntity {
@@ -24,6 +28,9 @@ export class ApiKeyEntity {
 
   @Column({ type: String, length: 64, unique: true })
   key_hash!: string;
+
+  @Column({ type: String, length: 8, default: 'full' })
+  scope!: ApiKeyScope;
 
   @Column({ type: Date, nullable: true })
   expiration_datetime!: Date | null;

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { ListQuery, Paginated } from '@app/common';
+import { applyListQuery } from '../owned.repository';
 import { ApiKeyEntity } from './api-key.entity';
 import { UserEntity } from './user.entity';
 
@@ -24,6 +26,26 @@ export class ApiKeysRepository {
 
   findOwned(userId: number, id: number): Promise<ApiKeyEntity | null> {
     return this.repo.findOneBy({ id, user_id: userId });
+  }
+
+  /** A key of the user that is not revoked (it may have expired). */
+  findActiveOwned(userId: number, id: number): Promise<ApiKeyEntity | null> {
+    return this.repo.findOneBy({ id, user_id: userId, revocation_datetime: IsNull() });
+  }
+
+  /** The user's keys that are not revoked, as a list page. */
+  async listActive(userId: number, query: ListQuery): Promise<Paginated<ApiKeyEntity>> {
+    const qb = this.repo
+      .createQueryBuilder('r')
+      .where('r.user_id = :userId', { userId })
+      .andWhere('r.revocation_datetime IS NULL');
+    applyListQuery(qb, query);
+    const [items, total] = await qb.getManyAndCount();
+    return new Paginated(items, total, query.page, query.resultsPerPage);
+  }
+
+  countActive(userId: number): Promise<number> {
+    return this.repo.countBy({ user_id: userId, revocation_datetime: IsNull() });
   }
 
   listOwned(userId: number): Promise<ApiKeyEntity[]> {
