@@ -1,4 +1,5 @@
 import { DomainEntity } from './domains/domain.entity';
+import { OutboxEventEntity } from './events/outbox-event.entity';
 import { LinkEntity } from './links/link.entity';
 import { NotificationHandlerEntity } from './notification-handlers/notification-handler.entity';
 import { ProjectEntity } from './projects/project.entity';
@@ -38,5 +39,6 @@ export const ENTITIES = [
   TeamEntity,
   TeamMemberEntity,
   QrCodeEntity,
+  OutboxEventEntity,
   SplashPageEntity,
 ];

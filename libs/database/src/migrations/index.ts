@@ -9,6 +9,7 @@ import { SplashPages1764400000000 as PostgresSplashPages } from './postgres/1764
 import { StatisticsMonthRollups1764500000000 as PostgresStatisticsMonthRollups } from './postgres/1764500000000-statistics-month-rollups';
 import { SplashPageColor1764600000000 as PostgresSplashPageColor } from './postgres/1764600000000-splash-page-color';
 import { BigintCounters1764700000000 as PostgresBigintCounters } from './postgres/1764700000000-bigint-counters';
+import { EventsOutbox1764800000000 as PostgresEventsOutbox } from './postgres/1764800000000-events-outbox';
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
@@ -21,6 +22,7 @@ import { SplashPages1764400000000 as SqliteSplashPages } from './sqlite/17644000
 import { StatisticsMonthRollups1764500000000 as SqliteStatisticsMonthRollups } from './sqlite/1764500000000-statistics-month-rollups';
 import { SplashPageColor1764600000000 as SqliteSplashPageColor } from './sqlite/1764600000000-splash-page-color';
 import { BigintCounters1764700000000 as SqliteBigintCounters } from './sqlite/1764700000000-bigint-counters';
+import { EventsOutbox1764800000000 as SqliteEventsOutbox } from './sqlite/1764800000000-events-outbox';
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
@@ -36,6 +38,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteStatisticsMonthRollups,
   SqliteSplashPageColor,
   SqliteBigintCounters,
+  SqliteEventsOutbox,
   SqliteApiKeyScope,
 ];
 export const POSTGRES_MIGRATIONS = [
@@ -50,5 +53,6 @@ export const POSTGRES_MIGRATIONS = [
   PostgresStatisticsMonthRollups,
   PostgresSplashPageColor,
   PostgresBigintCounters,
+  PostgresEventsOutbox,
   PostgresApiKeyScope,
 ];

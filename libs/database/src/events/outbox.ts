@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { EntityManager } from 'typeorm';
+import { OutboxEventEntity } from './outbox-event.entity';
+
+/** An event to write into the outbox. `data` must be plain JSON. */
+export interface OutboxEventInput {
+  event: string;
+  ownerId: number;
+  data: Record<string, unknown>;
+  /** Handlers that get this event whatever their subscriptions (a block's chosen handlers). */
+  handlerIds?: readonly number[];
+}
+
+/** The PostgreSQL channel the outbox notifies on commit, one per schema so test schemas stay apart. */
+export function outboxChannel(schema: string | undefined): string {
+  return `linkdock_outbox_${(schema ?? 'public').replace(/[^a-zA-Z0-9_]/g, '_')}`.slice(0, 63);
+}
+
+/**
+ * In-process signal that events were written: the dispatcher of this process listens to it so that
+ * a new event is attempted at once rather than on the next poll. It may fire a moment before the
+ * writing transaction commits; the dispatcher looks again shortly after a wake.
+ */
+export const outboxSignal = new EventEmitter();
+outboxSignal.setMaxListeners(0);
+export const OUTBOX_WRITTEN = 'written';
+
+/** A new public event id: `evt_` and 22 URL-safe random characters (128 bits). */
+export function newEventUid(): string {
+  return `evt_${randomBytes(16).toString('base64url')}`;
+}
+
+/**
+ * Writes events into the outbox with `em`, which must be the entity manager of the transaction
+ * that makes the change, so that the events commit or roll back with it. On PostgreSQL a NOTIFY
+ * in the same transaction wakes dispatchers in other processes when (and only if) it commits.
+ * Returns the public ids in order.
+ */
+export async function writeOutboxEvents(
+  em: EntityManager,
+  events: readonly OutboxEventInput[],
+  now: Date,
+): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((e) => ({
+    uid: newEventUid(),
+    event: e.event,
+    owner_id: e.ownerId,
+    data: JSON.stringify(e.data),
+    handler_ids: e.handlerIds && e.handlerIds.length > 0 ? JSON.stringify(e.handlerIds) : null,
+    created_at: now,
+    dispatched_at: null,
+  }));
+  await em.createQueryBuilder().insert().into(OutboxEventEntity).values(rows).execute();
+  if (em.connection.options.type === 'postgres') {
+    const schema = (em.connection.options as { schema?: string }).schema;
+    await em.query(`NOTIFY ${outboxChannel(schema)}`);
+  }
+  setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
+  return rows.map((r) => r.uid);
+}
