@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { oauth1Header } from '@app/notifications';
+import { EVENT_NAMES, oauth1Header } from '@app/notifications';
 import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
 import { MockHttpServer, MockSmtpServer } from './support/mock-servers';
 
@@ -84,6 +84,8 @@ describe('Notification handlers', () => {
           name: 'Work email',
           settings: { email: 'hey@example.com' },
           is_enabled: true,
+          events: [...EVENT_NAMES],
+          disabled_reason: null,
           last_datetime: null,
           datetime: expect.stringMatching(DATETIME),
         },
@@ -138,6 +140,8 @@ describe('Notification handlers', () => {
         name: type,
         settings: shown,
         is_enabled: false,
+        events: [...EVENT_NAMES],
+        disabled_reason: null,
         last_datetime: null,
         datetime: expect.stringMatching(DATETIME),
       });
@@ -157,7 +161,7 @@ describe('Notification handlers', () => {
       const { data } = await create({ name: 'Hook', type: 'webhook', webhook: `${http.url}/hook` });
       expect(data).toEqual({
         id: expect.any(Number),
-        webhook_secret: expect.stringMatching(/^[\w-]{32}$/),
+        webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
       });
       const got = await t.http
         .get(`/v1/notification-handlers/${data.id}`)
@@ -425,6 +429,8 @@ describe('Notification handlers', () => {
         name: 'New',
         settings: { slack: 'https://hooks.slack.com/****1234' },
         is_enabled: false,
+        events: [...EVENT_NAMES],
+        disabled_reason: null,
         last_datetime: expect.stringMatching(DATETIME),
         datetime: expect.stringMatching(DATETIME),
       });

@@ -1,3 +1,4 @@
+import { writeOutboxEvents } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -7,6 +8,7 @@ import {
   TestUser,
 } from '@app/testing';
 import { buildOpenApiDocument } from '../apps/api/src/openapi';
+import { EventDispatcher } from '../apps/worker/src/dispatch/event-dispatcher';
 
 /**
  * The team-access matrix: every operation of the OpenAPI document has one expectation below, and
@@ -172,6 +174,13 @@ const EXPECTATIONS: Record<string, Expectation> = {
   'POST /v1/notification-handlers/{id}/test': update(async (fx, u) =>
     post(`/v1/notification-handlers/${await fx.handler(u)}/test`),
   ),
+  'GET /v1/notification-handlers/{id}/deliveries': read(async (fx, u) =>
+    get(`/v1/notification-handlers/${await fx.handler(u)}/deliveries`),
+  ),
+  'POST /v1/notification-handlers/{id}/deliveries/{delivery_id}/retry': update(async (fx, u) => {
+    const { handlerId, deliveryId } = await fx.delivery(u);
+    return post(`/v1/notification-handlers/${handlerId}/deliveries/${deliveryId}/retry`);
+  }),
   'DELETE /v1/notification-handlers/{id}': remove(async (fx, u) =>
     del(`/v1/notification-handlers/${await fx.handler(u)}`),
   ),
@@ -287,6 +296,28 @@ class Fixtures {
       type: 'webhook',
       webhook: 'http://127.0.0.1:9/hook',
     });
+  }
+
+  /** A handler with one delivery (an event written to the outbox for it, then fanned out). */
+  async delivery(user: TestUser): Promise<{ handlerId: number; deliveryId: number }> {
+    const handlerId = await this.create(user, '/v1/notification-handlers', {
+      name: 'Fixture',
+      type: 'webhook',
+      webhook: 'http://127.0.0.1:9/hook',
+      events: [],
+    });
+    await this.t.dataSource.transaction((em) =>
+      writeOutboxEvents(
+        em,
+        [{ event: 'link.expired', ownerId: user.id, data: {}, handlerIds: [handlerId] }],
+        new Date(),
+      ),
+    );
+    await this.t.app.get(EventDispatcher).drain();
+    const [row] = await this.t.dataSource.query<{ id: number }[]>(
+      `SELECT "id" FROM "deliveries" WHERE "handler_id" = ${handlerId}`,
+    );
+    return { handlerId, deliveryId: Number(row.id) };
   }
 
   apiKey(user: TestUser): Promise<number> {

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CommonModule } from '@app/common';
+import { NotificationsModule } from '@app/notifications';
 import { StorageModule } from '@app/storage';
+import { EventDispatcher } from './dispatch/event-dispatcher';
 import { JOBS, type Job } from './job';
 import { JobLocks } from './job-lock';
 import { JobRunner } from './job-runner';
@@ -15,7 +17,7 @@ const JOB_CLASSES = [VisitsRetentionJob, SiteSweepJob];
  * the API's AppModule when WORKER=internal.
  */
 @Module({
-  imports: [CommonModule, StorageModule],
+  imports: [CommonModule, StorageModule, NotificationsModule],
   providers: [
     ...JOB_CLASSES,
     {
@@ -25,7 +27,8 @@ const JOB_CLASSES = [VisitsRetentionJob, SiteSweepJob];
     },
     JobLocks,
     JobRunner,
+    EventDispatcher,
   ],
-  exports: [JobRunner],
+  exports: [JobRunner, EventDispatcher],
 })
 export class WorkerModule {}

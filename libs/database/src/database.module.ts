@@ -4,6 +4,7 @@ import type { DatabaseConfig } from '@app/config';
 import { AppDataSource, buildDataSourceOptions } from './data-source';
 import { DomainsRepository } from './domains/domains.repository';
 import { ENTITIES } from './entities';
+import { DeliveriesRepository, DeliveryLogRepository } from './events/deliveries.repository';
 import { LinksRepository } from './links/links.repository';
 import { NotificationHandlersRepository } from './notification-handlers/notification-handlers.repository';
 import { ProjectsRepository } from './projects/projects.repository';
@@ -25,6 +26,8 @@ const REPOSITORIES = [
   VisitsRepository,
   SignaturesRepository,
   NotificationHandlersRepository,
+  DeliveriesRepository,
+  DeliveryLogRepository,
   TeamsRepository,
   TeamMembersRepository,
   QrCodesRepository,

@@ -1,4 +1,5 @@
 import { DomainEntity } from './domains/domain.entity';
+import { DeliveryEntity } from './events/delivery.entity';
 import { OutboxEventEntity } from './events/outbox-event.entity';
 import { LinkEntity } from './links/link.entity';
 import { NotificationHandlerEntity } from './notification-handlers/notification-handler.entity';
@@ -40,5 +41,6 @@ export const ENTITIES = [
   TeamMemberEntity,
   QrCodeEntity,
   OutboxEventEntity,
+  DeliveryEntity,
   SplashPageEntity,
 ];

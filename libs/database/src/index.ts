@@ -4,6 +4,8 @@ export * from './db-values';
 export * from './domains/domain.entity';
 export * from './domains/domains.repository';
 export * from './entities';
+export * from './events/delivery.entity';
+export * from './events/deliveries.repository';
 export * from './events/outbox';
 export * from './events/outbox-event.entity';
 export * from './links/link.entity';

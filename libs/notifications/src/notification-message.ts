@@ -1,3 +1,5 @@
+import type { EventEnvelope } from './events/envelope';
+
 /** What an event says; every channel renders it in its own format. */
 export interface NotificationMessage {
   /** Machine name, e.g. `test`, `data.collected`, `link.clicks_limit_reached`. */
@@ -5,6 +7,11 @@ export interface NotificationMessage {
   title: string;
   text: string;
   data: Record<string, string | number | boolean | null>;
+  /**
+   * For a delivery of a catalogue event: the event as receivers see it and the delivery's id
+   * (the `webhook-id`, the same on every retry). Absent for a test message.
+   */
+  delivery?: { id: string; envelope: EventEnvelope };
 }
 
 /** The outcome of one delivery, as `POST /notification-handlers/{id}/test` reports it. */

@@ -13,6 +13,8 @@ import {
   ProjectsRepository,
   SplashPagesRepository,
   StaticSiteSettings,
+  type LinkEvents,
+  type OutboxEventInput,
 } from '@app/database';
 import type { SiteStorage } from '@app/storage';
 import { rejectionEntries } from '@app/testing/app-error-entries';
@@ -47,16 +49,27 @@ class FakeLinks {
     return Promise.resolve(row ? Object.assign(new LinkEntity(), row) : null);
   }
 
-  insert(values: Omit<LinkEntity, 'id'>): Promise<number> {
+  /** The outbox events each write raised, as its transaction would have written them. */
+  readonly outbox: OutboxEventInput[] = [];
+
+  insertWithEvents(values: Omit<LinkEntity, 'id'>, events: LinkEvents): Promise<number> {
     if (this.failInsert) {
       return Promise.reject(this.failInsert);
     }
     const id = 100 + this.rows.length;
-    this.rows.push(Object.assign(new LinkEntity(), values, { id }));
+    const row = Object.assign(new LinkEntity(), values, { id });
+    this.rows.push(row);
+    this.outbox.push(...events.of([row]));
     return Promise.resolve(id);
   }
 
-  updateOwnedIf(ownerId: number, id: number, read: string, changes: LinkChanges): Promise<boolean> {
+  updateOwnedIf(
+    ownerId: number,
+    id: number,
+    read: string,
+    changes: LinkChanges,
+    events?: LinkEvents,
+  ): Promise<boolean> {
     this.conditionalWrites += 1;
     const find = () => this.rows.find((l) => l.id === id && l.user_id === ownerId);
     const other = this.interfere.shift();
@@ -67,12 +80,16 @@ class FakeLinks {
       return Promise.resolve(false);
     }
     Object.assign(row, changes);
+    if (events) this.outbox.push(...events.of([row]));
     return Promise.resolve(true);
   }
 
-  deleteOwned(ownerId: number, id: number): Promise<boolean> {
+  deleteOwned(ownerId: number, id: number, events?: LinkEvents): Promise<boolean> {
     const index = this.rows.findIndex((l) => l.id === id && l.user_id === ownerId);
-    if (index >= 0) this.rows.splice(index, 1);
+    if (index >= 0) {
+      const [row] = this.rows.splice(index, 1);
+      if (events) this.outbox.push(...events.of([row]));
+    }
     return Promise.resolve(index >= 0);
   }
 
@@ -201,6 +218,18 @@ describe(LinksService.name, () => {
         last_datetime: null,
       });
       expect(events).toEqual([[LINK_CHANGED, { linkId: 102, domainId: 0, alias: 'autumn' }]]);
+      expect(links.outbox).toEqual([
+        {
+          event: 'link.created',
+          ownerId: 2,
+          data: expect.objectContaining({
+            id: 102,
+            url: 'autumn',
+            full_url: `${APP_URL}/autumn`,
+            location_url: DESTINATION,
+          }),
+        },
+      ]);
     });
 
     it('publishes a site before the row that points at it, and answers with the whole link', async () => {
@@ -331,11 +360,19 @@ describe(LinksService.name, () => {
       expect(links.rows.map((l) => l.id)).toEqual([41]);
       expect(events).toEqual([[LINK_CHANGED, { linkId: 40, domainId: 0, alias: 'spring-sale' }]]);
       expect(sites.log).toEqual(['remove site-1/*']);
+      expect(links.outbox).toEqual([
+        {
+          event: 'link.deleted',
+          ownerId: 2,
+          data: expect.objectContaining({ id: 40, url: 'spring-sale', type: 'static' }),
+        },
+      ]);
     });
 
     it("answers 404 for another owner's link", async () => {
       expect(await rejectionEntries(service.remove(ACTOR, 41))).toEqual(NOT_FOUND);
       expect(links.rows).toHaveLength(2);
+      expect(links.outbox).toEqual([]);
     });
   });
 

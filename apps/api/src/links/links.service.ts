@@ -16,6 +16,7 @@ import {
   DomainEntity,
   DomainsRepository,
   LinkEntity,
+  type LinkEvents,
   LinksRepository,
   parseLinkSettings,
 } from '@app/database';
@@ -66,24 +67,28 @@ export class LinksService {
     // The files are published first; the row that points at them is written last.
     const site = upload ? await this.sites.publish(upload) : undefined;
     settings.static_site = site;
+    const events = await this.linkEvents(actor, 'link.created', domainId);
     const id = await this.sites.pointAt(site, true, () =>
-      this.links.insert({
-        user_id: actor.ownerId,
-        project_id: input.projectId,
-        domain_id: domainId,
-        splash_page_id: input.splashPageId,
-        type: input.type,
-        url: alias,
-        location_url: input.location,
-        settings: JSON.stringify(settings),
-        password_hash: input.passwordHash,
-        clicks: 0,
-        is_enabled: dto.is_enabled ?? true,
-        start_date: input.window.start,
-        end_date: input.window.end,
-        datetime: this.clock.now(),
-        last_datetime: null,
-      }),
+      this.links.insertWithEvents(
+        {
+          user_id: actor.ownerId,
+          project_id: input.projectId,
+          domain_id: domainId,
+          splash_page_id: input.splashPageId,
+          type: input.type,
+          url: alias,
+          location_url: input.location,
+          settings: JSON.stringify(settings),
+          password_hash: input.passwordHash,
+          clicks: 0,
+          is_enabled: dto.is_enabled ?? true,
+          start_date: input.window.start,
+          end_date: input.window.end,
+          datetime: this.clock.now(),
+          last_datetime: null,
+        },
+        events,
+      ),
     );
     this.emitChanged({ linkId: id, domainId, alias });
     return site ? this.get(actor, id) : { id };
@@ -114,7 +119,10 @@ export class LinksService {
           planned.changes.settings = JSON.stringify(planned.settings);
         }
         // One UPDATE switches visitors from the old version to the new one.
-        if (await this.links.updateOwnedIf(actor.ownerId, id, link.settings, planned.changes)) {
+        const events = await this.linkEvents(actor, 'link.updated', planned.domainId);
+        if (
+          await this.links.updateOwnedIf(actor.ownerId, id, link.settings, planned.changes, events)
+        ) {
           this.emitChanged({
             linkId: id,
             domainId: planned.domainId,
@@ -138,7 +146,8 @@ export class LinksService {
 
   async remove(actor: Actor, id: number): Promise<{ id: number }> {
     const link = await this.findOwned(actor, id);
-    if (!(await this.links.deleteOwned(actor.ownerId, id))) {
+    const events = await this.linkEvents(actor, 'link.deleted', link.domain_id);
+    if (!(await this.links.deleteOwned(actor.ownerId, id, events))) {
       throw new NotFoundError('link_not_found', 'link');
     }
     this.emitChanged({ linkId: id, domainId: link.domain_id, alias: link.url });
@@ -149,6 +158,27 @@ export class LinksService {
       await this.sites.remove(site, true);
     }
     return { id };
+  }
+
+  /** The outbox events of a link write: the link as `GET /v1/links/{id}` shows it. */
+  private async linkEvents(actor: Actor, event: string, domainId: number): Promise<LinkEvents> {
+    const base = await this.baseUrl(actor, domainId);
+    return {
+      now: this.clock.now(),
+      of: (links) =>
+        links.map((link) => ({
+          event,
+          ownerId: actor.ownerId,
+          data: { ...toLinkResponse(link, base) },
+        })),
+    };
+  }
+
+  /** The root URL of a domain of the actor's (0 = APP_URL). */
+  private async baseUrl(actor: Actor, domainId: number): Promise<string> {
+    if (domainId === 0) return this.config.appUrl;
+    const domain = await this.domains.findOwned(actor.ownerId, domainId);
+    return domain ? domainRoot(domain) : this.config.appUrl;
   }
 
   private emitChanged(event: LinkChangedEvent): void {

@@ -23,7 +23,7 @@ describe(buildHandlerSettings.name, () => {
   it('generates a webhook secret when none is given or stored, and keeps a stored one', () => {
     const built = buildHandlerSettings('webhook', { webhook: 'https://example.com/h' }, {});
     expect(built.problems).toEqual([]);
-    expect(built.generatedSecret).toMatch(/^[\w-]{32}$/);
+    expect(built.generatedSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(built.settings).toEqual({
       webhook: 'https://example.com/h',
       webhook_secret: built.generatedSecret,

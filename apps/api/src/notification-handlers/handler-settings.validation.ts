@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { Problem } from '@app/common';
-import { HANDLER_FIELDS, HandlerSettings, HandlerType } from '@app/notifications';
+import { HANDLER_FIELDS, HandlerSettings, HandlerType, newWebhookSecret } from '@app/notifications';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const EMAIL = /^[^\s@<>"'`(),;:\\]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
@@ -134,7 +133,7 @@ export function buildHandlerSettings(
     const value = typeof sent === 'string' && sent !== '' ? sent : current[field];
     if (value === undefined || value === '') {
       if (field === 'webhook_secret') {
-        generatedSecret = randomBytes(24).toString('base64url');
+        generatedSecret = newWebhookSecret();
         settings[field] = generatedSecret;
         continue;
       }
@@ -146,6 +145,12 @@ export function buildHandlerSettings(
       continue;
     }
     settings[field] = value;
+  }
+  if (type === 'webhook') {
+    const format = input.webhook_format ?? current.webhook_format;
+    if (format === 'form' || format === 'json') {
+      settings.webhook_format = format;
+    }
   }
   return { settings, problems, generatedSecret };
 }

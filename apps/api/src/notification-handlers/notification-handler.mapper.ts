@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { formatDateTime } from '@app/common';
 import { NotificationHandlerEntity } from '@app/database';
-import { HANDLER_TYPES, type HandlerSettings, maskSettings } from '@app/notifications';
+import { EVENT_NAMES, HANDLER_TYPES, type HandlerSettings, maskSettings } from '@app/notifications';
 
 export class NotificationHandlerResponse {
   @ApiProperty({ example: 1 }) id!: number;
@@ -16,6 +16,20 @@ export class NotificationHandlerResponse {
   })
   settings!: HandlerSettings;
   @ApiProperty({ example: true }) is_enabled!: boolean;
+  @ApiProperty({
+    type: [String],
+    enum: EVENT_NAMES,
+    description: 'The events this handler receives (all of them unless chosen).',
+  })
+  events!: string[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description:
+      'Why Linkdock turned this handler off (every delivery failing for 3 days); cleared when it is enabled again.',
+  })
+  disabled_reason!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) last_datetime!: string | null;
   @ApiProperty({ example: '2026-11-21 10:00:00' }) datetime!: string;
 }
@@ -50,7 +64,20 @@ export function toNotificationHandlerResponse(
     name: entity.name,
     settings: maskSettings(settings),
     is_enabled: entity.is_enabled,
+    events: subscribedEvents(entity.events),
+    disabled_reason: entity.disabled_reason,
     last_datetime: formatDateTime(entity.last_datetime),
     datetime: formatDateTime(entity.datetime),
   };
+}
+
+/** The stored subscription as a list: null (never chosen) is every event. */
+export function subscribedEvents(stored: string | null): string[] {
+  if (stored === null) return [...EVENT_NAMES];
+  try {
+    const list = JSON.parse(stored) as unknown;
+    return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [...EVENT_NAMES];
+  }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
 import {
   ApiDataResponse,
@@ -13,6 +13,9 @@ import {
   ListParams,
   type ListQuery,
 } from '@app/common';
+import { DELIVERIES_LIST } from './deliveries.list';
+import { DeliveriesService } from './deliveries.service';
+import { DeliveryResponse } from './delivery.mapper';
 import { CreateNotificationHandlerDto } from './dto/create-notification-handler.dto';
 import { UpdateNotificationHandlerDto } from './dto/update-notification-handler.dto';
 import {
@@ -30,7 +33,10 @@ const WHAT = 'notification handler';
 @ApiErrors(401, 429)
 @Controller('notification-handlers')
 export class NotificationHandlersController {
-  constructor(private readonly handlers: NotificationHandlersService) {}
+  constructor(
+    private readonly handlers: NotificationHandlersService,
+    private readonly deliveries: DeliveriesService,
+  ) {}
 
   @Get()
   @TeamAccess('read')
@@ -60,6 +66,45 @@ export class NotificationHandlersController {
   @ApiErrors(400)
   create(@CurrentActor() actor: Actor, @Body() dto: CreateNotificationHandlerDto) {
     return this.handlers.create(actor, dto);
+  }
+
+  @Get(':id/deliveries')
+  @TeamAccess('read')
+  @ApiOperation({
+    summary: 'List the deliveries of a notification handler',
+    description:
+      'Each event sent to this handler: status (pending, delivered, failed), attempts, the next attempt and the last answer. Retries follow about 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h (docs/events.md).',
+  })
+  @ApiIdParam('Notification handler id')
+  @Listing(DELIVERIES_LIST)
+  @ApiListResponse(DeliveryResponse)
+  @ApiErrors(400, 404)
+  listDeliveries(
+    @CurrentActor() actor: Actor,
+    @IdParam(NOT_FOUND, WHAT) id: number,
+    @ListParams() query: ListQuery,
+  ) {
+    return this.deliveries.list(actor, id, query);
+  }
+
+  @Post(':id/deliveries/:delivery_id/retry')
+  @TeamAccess('update')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Retry a delivery now',
+    description:
+      'Makes the delivery due at once, whatever its status; it keeps its message id (webhook-id) and its attempt count.',
+  })
+  @ApiIdParam('Notification handler id')
+  @ApiParam({ name: 'delivery_id', type: 'integer', description: 'Delivery id' })
+  @ApiDataResponse(DeliveryResponse)
+  @ApiErrors(404)
+  retryDelivery(
+    @CurrentActor() actor: Actor,
+    @IdParam(NOT_FOUND, WHAT) id: number,
+    @IdParam('delivery_not_found', 'delivery', 'delivery_id') deliveryId: number,
+  ) {
+    return this.deliveries.retry(actor, id, deliveryId);
   }
 
   @Post(':id/test')

@@ -49,6 +49,8 @@ export class NotificationHandlersService {
       type: dto.type,
       settings_encrypted: this.codec.seal(built.settings),
       is_enabled: dto.is_enabled ?? true,
+      events: dto.events === undefined ? null : JSON.stringify([...new Set(dto.events)]),
+      disabled_reason: null,
       datetime: this.clock.now(),
       last_datetime: null,
     });
@@ -73,6 +75,13 @@ export class NotificationHandlersService {
     handler.type = type;
     handler.settings_encrypted = this.codec.seal(built.settings);
     handler.is_enabled = dto.is_enabled ?? handler.is_enabled;
+    if (dto.events !== undefined) {
+      handler.events = JSON.stringify([...new Set(dto.events)]);
+    }
+    // Turning a handler back on clears why the dispatcher turned it off.
+    if (dto.is_enabled === true) {
+      handler.disabled_reason = null;
+    }
     handler.last_datetime = this.clock.now();
     await this.handlers.save(handler);
     return { id };

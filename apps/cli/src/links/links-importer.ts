@@ -99,7 +99,7 @@ export class LinksImporter {
         }
       });
       if (!target.dryRun && valid.length > 0) {
-        await this.bulk.insert(actor, valid);
+        await this.bulk.insert(actor, valid, { raiseEvents: false });
       }
       summary.created += valid.length;
       progress(Math.min(start + IMPORT_CHUNK, rows.length));

@@ -26,8 +26,8 @@ class IdPipe implements PipeTransform<string, number> {
 }
 
 /** `@IdParam('project_not_found', 'project') id: number` for a route declared with `:id`. */
-export function IdParam(code: ErrorCode, what: string): ParameterDecorator {
-  return Param('id', new IdPipe(code, what));
+export function IdParam(code: ErrorCode, what: string, name = 'id'): ParameterDecorator {
+  return Param(name, new IdPipe(code, what));
 }
 
 /** Documents the `:id` path parameter of a route. */

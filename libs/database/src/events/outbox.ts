@@ -53,10 +53,18 @@ export async function writeOutboxEvents(
     dispatched_at: null,
   }));
   await em.createQueryBuilder().insert().into(OutboxEventEntity).values(rows).execute();
+  await wakeDispatchers(em);
+  return rows.map((r) => r.uid);
+}
+
+/**
+ * Wakes the dispatchers: this process's at once, other processes' (PostgreSQL) through a NOTIFY
+ * that the server delivers when `em`'s transaction commits, and not at all if it rolls back.
+ */
+export async function wakeDispatchers(em: EntityManager): Promise<void> {
   if (em.connection.options.type === 'postgres') {
     const schema = (em.connection.options as { schema?: string }).schema;
     await em.query(`NOTIFY ${outboxChannel(schema)}`);
   }
   setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
-  return rows.map((r) => r.uid);
 }

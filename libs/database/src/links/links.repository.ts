@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import type { ListQuery } from '@app/common';
 import { toDbDateTime, toDbValue } from '../db-values';
+import { type OutboxEventInput, writeOutboxEvents } from '../events/outbox';
 import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from './link.entity';
@@ -63,6 +64,12 @@ export type LinkChanges = Partial<
   >
 >;
 
+/** The outbox events a write raises, computed from the rows as written (in its transaction). */
+export interface LinkEvents {
+  of(links: readonly LinkEntity[]): OutboxEventInput[];
+  now: Date;
+}
+
 @Injectable()
 export class LinksRepository extends OwnedRepository<LinkEntity> {
   constructor(@InjectRepository(LinkEntity) repo: Repository<LinkEntity>) {
@@ -73,11 +80,11 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
    * Deletes the link with its visits and statistics (they cascade), and takes its statistics out of
    * the account-wide totals, in one transaction.
    */
-  override async deleteOwned(ownerId: number, id: number): Promise<boolean> {
+  override async deleteOwned(ownerId: number, id: number, events?: LinkEvents): Promise<boolean> {
     return this.repo.manager.transaction(async (em) => {
       const link = await em.findOne(LinkEntity, {
         where: { id, user_id: ownerId },
-        select: { id: true },
+        ...(events ? {} : { select: { id: true } }),
         ...rowLock(em),
       });
       if (!link) {
@@ -85,7 +92,19 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       }
       await subtractLinksFromUser(em, ownerId, [id]);
       await em.delete(LinkEntity, { id, user_id: ownerId });
+      if (events) {
+        await writeOutboxEvents(em, events.of([link]), events.now);
+      }
       return true;
+    });
+  }
+
+  /** Inserts one link and, in the same transaction, the events it raises. */
+  async insertWithEvents(values: Omit<LinkEntity, 'id'>, events: LinkEvents): Promise<number> {
+    return this.repo.manager.transaction(async (em) => {
+      const saved = await em.save(LinkEntity, em.create(LinkEntity, values));
+      await writeOutboxEvents(em, events.of([saved]), events.now);
+      return saved.id;
     });
   }
 
@@ -150,7 +169,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
    * returns no ids of a multi-row INSERT on SQLite, and its builder costs more than the write.
    * RETURNING's row order is not guaranteed, so ids are matched by address (domain_id, url).
    */
-  async insertMany(rows: readonly NewLinkRow[]): Promise<number[]> {
+  async insertMany(rows: readonly NewLinkRow[], events?: LinkEvents): Promise<number[]> {
     return this.repo.manager.transaction(async (em) => {
       const ds = em.connection;
       const postgres = ds.options.type === 'postgres';
@@ -172,6 +191,10 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
         );
         const byAddress = new Map(inserted.map((r) => [`${r.domain_id}/${r.url}`, Number(r.id)]));
         ids.push(...chunk.map((row) => byAddress.get(`${row.domain_id}/${row.url}`)!));
+      }
+      if (events && ids.length > 0) {
+        const saved = rows.map((row, i) => Object.assign(new LinkEntity(), row, { id: ids[i] }));
+        await writeOutboxEvents(em, events.of(saved), events.now);
       }
       return ids;
     });
@@ -207,11 +230,27 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
     id: number,
     readSettings: string,
     changes: LinkChanges,
+    events?: LinkEvents,
   ): Promise<boolean> {
-    const result = await this.repo.update(
-      { id, user_id: ownerId, settings: readSettings },
-      changes,
-    );
-    return (result.affected ?? 0) > 0;
+    if (!events) {
+      const result = await this.repo.update(
+        { id, user_id: ownerId, settings: readSettings },
+        changes,
+      );
+      return (result.affected ?? 0) > 0;
+    }
+    return this.repo.manager.transaction(async (em) => {
+      const result = await em.update(
+        LinkEntity,
+        { id, user_id: ownerId, settings: readSettings },
+        changes,
+      );
+      if ((result.affected ?? 0) === 0) {
+        return false;
+      }
+      const updated = await em.findOneByOrFail(LinkEntity, { id, user_id: ownerId });
+      await writeOutboxEvents(em, events.of([updated]), events.now);
+      return true;
+    });
   }
 }

@@ -10,6 +10,7 @@ import { StatisticsMonthRollups1764500000000 as PostgresStatisticsMonthRollups }
 import { SplashPageColor1764600000000 as PostgresSplashPageColor } from './postgres/1764600000000-splash-page-color';
 import { BigintCounters1764700000000 as PostgresBigintCounters } from './postgres/1764700000000-bigint-counters';
 import { EventsOutbox1764800000000 as PostgresEventsOutbox } from './postgres/1764800000000-events-outbox';
+import { EventDeliveries1764810000000 as PostgresEventDeliveries } from './postgres/1764810000000-event-deliveries';
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
@@ -23,6 +24,7 @@ import { StatisticsMonthRollups1764500000000 as SqliteStatisticsMonthRollups } f
 import { SplashPageColor1764600000000 as SqliteSplashPageColor } from './sqlite/1764600000000-splash-page-color';
 import { BigintCounters1764700000000 as SqliteBigintCounters } from './sqlite/1764700000000-bigint-counters';
 import { EventsOutbox1764800000000 as SqliteEventsOutbox } from './sqlite/1764800000000-events-outbox';
+import { EventDeliveries1764810000000 as SqliteEventDeliveries } from './sqlite/1764810000000-event-deliveries';
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
@@ -39,6 +41,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteSplashPageColor,
   SqliteBigintCounters,
   SqliteEventsOutbox,
+  SqliteEventDeliveries,
   SqliteApiKeyScope,
 ];
 export const POSTGRES_MIGRATIONS = [
@@ -54,5 +57,6 @@ export const POSTGRES_MIGRATIONS = [
   PostgresSplashPageColor,
   PostgresBigintCounters,
   PostgresEventsOutbox,
+  PostgresEventDeliveries,
   PostgresApiKeyScope,
 ];

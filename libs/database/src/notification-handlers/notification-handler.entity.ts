@@ -27,6 +27,14 @@ export class NotificationHandlerEntity {
   @Column({ type: Boolean, default: true })
   is_enabled!: boolean;
 
+  /** The catalogue events this handler receives, as a JSON array; null means all of them. */
+  @Column({ type: 'text', nullable: true })
+  events!: string | null;
+
+  /** Why the dispatcher disabled this handler (every delivery failing for 3 days), or null. */
+  @Column({ type: String, length: 512, nullable: true })
+  disabled_reason!: string | null;
+
   @Column({ type: Date })
   datetime!: Date;
 

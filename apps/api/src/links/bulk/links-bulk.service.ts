@@ -10,10 +10,11 @@ import {
   Problem,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DomainsRepository, LinksRepository, NewLinkRow } from '@app/database';
+import { DomainsRepository, type LinkEvents, LinksRepository, NewLinkRow } from '@app/database';
 import { CreateLinkDto } from '../dto/create-link.dto';
 import { LinkChecks } from '../link-checks.service';
 import { LinkInputService, NewLinkInput } from '../link-input.service';
+import { toLinkResponse } from '../link.mapper';
 import { domainRoot } from '../links.service';
 import { BatchedLinkLookups } from './batched-lookups';
 import { atIndex, isObject, readBulkBody } from './bulk-body';
@@ -105,7 +106,11 @@ export class LinksBulkService {
    * Writes the links in one transaction, in order, and answers with their ids and addresses.
    * A link whose address was taken since its check fails the whole transaction (a 400).
    */
-  async insert(actor: Actor, links: readonly LinkToInsert[]): Promise<BulkCreatedLink[]> {
+  async insert(
+    actor: Actor,
+    links: readonly LinkToInsert[],
+    options: { raiseEvents: boolean } = { raiseEvents: true },
+  ): Promise<BulkCreatedLink[]> {
     const now = this.clock.now();
     const rows: NewLinkRow[] = links.map(({ input, dto, clicks, datetime }) => ({
       user_id: actor.ownerId,
@@ -124,8 +129,20 @@ export class LinksBulkService {
       datetime: datetime ?? now,
       last_datetime: null,
     }));
-    const ids = rows.length > 0 ? await this.links.insertMany(rows) : [];
     const roots = await this.domainRoots(actor, rows);
+    // One link.created per link, written in the insert's transaction.
+    const events: LinkEvents | undefined = options.raiseEvents
+      ? {
+          now,
+          of: (saved) =>
+            saved.map((link) => ({
+              event: 'link.created',
+              ownerId: actor.ownerId,
+              data: { ...toLinkResponse(link, roots.get(link.domain_id) ?? this.config.appUrl) },
+            })),
+        }
+      : undefined;
+    const ids = rows.length > 0 ? await this.links.insertMany(rows, events) : [];
     return rows.map((row, i) => {
       this.events.emit(LINK_CHANGED, {
         linkId: ids[i],

@@ -1,8 +1,14 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsFormBoolean, Required, Trim } from '@app/common';
-import { ALL_HANDLER_FIELDS, HANDLER_TYPES, type HandlerType } from '@app/notifications';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsFormBoolean, Required, toFormList, Trim } from '@app/common';
+import {
+  ALL_HANDLER_FIELDS,
+  EVENT_NAMES,
+  HANDLER_TYPES,
+  type HandlerType,
+} from '@app/notifications';
 
 /** `name`, `type`, `is_enabled` and the per-kind fields of origin-api.md §9 (checked per kind). */
 export class CreateNotificationHandlerDto {
@@ -22,13 +28,38 @@ export class CreateNotificationHandlerDto {
   @IsOptional()
   @IsFormBoolean()
   is_enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: [String],
+    enum: EVENT_NAMES,
+    description:
+      'The events this handler receives (docs/events.md); default all. As a form: events[]=link.created&events[]=data.created. A bio-page block that picks this handler sends it its data.created whatever this list says.',
+  })
+  @IsOptional()
+  @Transform(toFormList)
+  @IsArray({ message: 'events must be a list of event names' })
+  @ArrayMaxSize(EVENT_NAMES.length, { message: `events has at most ${EVENT_NAMES.length} names` })
+  @IsIn(EVENT_NAMES, {
+    each: true,
+    message: `events must name events of ${EVENT_NAMES.join(', ')}`,
+  })
+  events?: string[];
+
+  @ApiPropertyOptional({
+    enum: ['json', 'form'],
+    description:
+      "type webhook: json (default; {id, event, created_at, data}) or form (the origin's form-urlencoded keys)",
+  })
+  @IsOptional()
+  @IsIn(['json', 'form'], { message: 'webhook_format must be json or form' })
+  webhook_format?: 'json' | 'form';
 }
 
 const FIELD_DOCS: Record<string, string> = {
   email: 'type email: the address to write to',
   webhook: 'type webhook: any http(s) URL; receives signed JSON',
   webhook_secret:
-    'type webhook: HMAC-SHA256 signing secret (16-128 characters); generated when absent',
+    'type webhook: signing secret (16-128 characters; Standard Webhooks form whsec_<base64 key> when generated); generated when absent',
   slack: 'type slack: https://hooks.slack.com/... incoming-webhook URL',
   discord: 'type discord: https://discord.com/api/webhooks/{id}/{token}',
   telegram: 'type telegram: bot token, as 123456789:AA...',

@@ -1,0 +1,342 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type BetterSqlite3 from 'better-sqlite3';
+import { DataSource, In, IsNull, Repository } from 'typeorm';
+import { ListQuery, Paginated } from '@app/common';
+import { fromDbDateTime, sqliteConnection, toDbDateTime } from '../db-values';
+import { NotificationHandlerEntity } from '../notification-handlers/notification-handler.entity';
+import { applyListQuery } from '../owned.repository';
+import { DeliveryEntity } from './delivery.entity';
+import { wakeDispatchers } from './outbox';
+import { OutboxEventEntity } from './outbox-event.entity';
+
+/** A delivery a worker has claimed: its attempt number counts this attempt. */
+export interface ClaimedDelivery {
+  id: number;
+  uid: string;
+  event_id: number;
+  handler_id: number;
+  attempts: number;
+}
+
+/** How one attempt went. */
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** A new public delivery id: `msg_` and 22 URL-safe random characters (the `webhook-id`). */
+export function newDeliveryUid(): string {
+  return `msg_${randomBytes(16).toString('base64url')}`;
+}
+
+/** Whether a handler with this `events` column (JSON list, null: all) receives `event`. */
+export function handlerSubscribes(events: string | null, event: string): boolean {
+  if (events === null) return true;
+  try {
+    const list = JSON.parse(events) as unknown;
+    return Array.isArray(list) && list.includes(event);
+  } catch {
+    return true;
+  }
+}
+
+interface EventRow {
+  id: number;
+  event: string;
+  owner_id: number;
+  handler_ids: string | null;
+}
+interface HandlerRow {
+  id: number;
+  user_id: number;
+  events: string | null;
+}
+
+/** The (event, handler) pairs to deliver: subscribed enabled handlers plus an event's chosen ones. */
+export function deliveryTargets(
+  events: readonly EventRow[],
+  handlers: readonly HandlerRow[],
+): { eventId: number; handlerId: number; event: string }[] {
+  const byOwner = new Map<number, HandlerRow[]>();
+  for (const h of handlers) {
+    const owner = Number(h.user_id);
+    byOwner.set(owner, [...(byOwner.get(owner) ?? []), h]);
+  }
+  const out: { eventId: number; handlerId: number; event: string }[] = [];
+  for (const e of events) {
+    const chosen = new Set(parseIds(e.handler_ids));
+    for (const h of byOwner.get(Number(e.owner_id)) ?? []) {
+      if (chosen.has(Number(h.id)) || handlerSubscribes(h.events, e.event)) {
+        out.push({ eventId: Number(e.id), handlerId: Number(h.id), event: e.event });
+      }
+    }
+  }
+  return out;
+}
+
+const SELECT_EVENTS = `SELECT "id", "event", "owner_id", "handler_ids" FROM "events" WHERE "dispatched_at" IS NULL ORDER BY "id" LIMIT`;
+const CLAIM_WHERE = `"status" = 'pending' AND "next_attempt_at" <= $2 AND ("lease_until" IS NULL OR "lease_until" <= $2)`;
+
+/**
+ * The outbox's read side and the delivery log's writes: fan events out into deliveries, claim
+ * due ones under a lease, record attempts. On PostgreSQL claims are single statements with `FOR
+ * UPDATE SKIP LOCKED`, so two workers never hold the same delivery. On SQLite each step is one
+ * synchronous better-sqlite3 transaction on the driver's connection (nothing can interleave with
+ * it), taken only while no ORM transaction holds that connection: `null` means "busy, try again".
+ */
+@Injectable()
+export class DeliveriesRepository {
+  constructor(
+    @InjectRepository(DeliveryEntity) private readonly repo: Repository<DeliveryEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  private freeSqlite(): BetterSqlite3.Database | null | 'busy' {
+    const db = sqliteConnection(this.dataSource);
+    if (db === null) return null;
+    return db.inTransaction ? 'busy' : db;
+  }
+
+  /**
+   * Writes the delivery rows of up to `limit` undispatched events and marks them dispatched.
+   * Returns how many events it took, or null when the SQLite connection is busy.
+   */
+  async fanOut(now: Date, limit: number): Promise<number | null> {
+    const at = toDbDateTime(now);
+    const db = this.freeSqlite();
+    if (db === 'busy') return null;
+    if (db !== null) {
+      return db.transaction(() => {
+        const events = db.prepare(`${SELECT_EVENTS} ?`).all(limit) as EventRow[];
+        if (events.length === 0) return 0;
+        const owners = [...new Set(events.map((e) => e.owner_id))];
+        const handlers = db
+          .prepare(
+            `SELECT "id", "user_id", "events" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
+          )
+          .all(...owners) as HandlerRow[];
+        const insert = db.prepare(
+          `INSERT OR IGNORE INTO "deliveries" ("uid", "event_id", "handler_id", "event", "status", "attempts", "next_attempt_at", "datetime") VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`,
+        );
+        for (const t of deliveryTargets(events, handlers)) {
+          insert.run(newDeliveryUid(), t.eventId, t.handlerId, t.event, at, at);
+        }
+        const mark = db.prepare(`UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
+        for (const e of events) mark.run(at, e.id);
+        return events.length;
+      })();
+    }
+    return this.dataSource.transaction(async (em) => {
+      const events = await em.query<EventRow[]>(
+        `${SELECT_EVENTS} ${Number(limit)} FOR UPDATE SKIP LOCKED`,
+      );
+      if (events.length === 0) return 0;
+      const owners = [...new Set(events.map((e) => Number(e.owner_id)))];
+      const handlers = await em.query<HandlerRow[]>(
+        `SELECT "id", "user_id", "events" FROM "notification_handlers" WHERE "is_enabled" = true AND "user_id" = ANY($1::int[])`,
+        [owners],
+      );
+      const targets = deliveryTargets(events, handlers);
+      if (targets.length > 0) {
+        await em.query(
+          `INSERT INTO "deliveries" ("uid", "event_id", "handler_id", "event", "status", "attempts", "next_attempt_at", "datetime")
+           SELECT u, e, h, n, 'pending', 0, $5, $5 FROM unnest($1::text[], $2::int[], $3::int[], $4::text[]) AS t(u, e, h, n)
+           ON CONFLICT ("event_id", "handler_id") DO NOTHING`,
+          [
+            targets.map(() => newDeliveryUid()),
+            targets.map((t) => t.eventId),
+            targets.map((t) => t.handlerId),
+            targets.map((t) => t.event),
+            at,
+          ],
+        );
+      }
+      await em.query(`UPDATE "events" SET "dispatched_at" = $1 WHERE "id" = ANY($2::int[])`, [
+        at,
+        events.map((e) => Number(e.id)),
+      ]);
+      return events.length;
+    });
+  }
+
+  /**
+   * Takes up to `limit` due deliveries for `leaseMs`: their attempt count goes up now, so a worker
+   * killed mid-delivery leaves an attempt that another worker retries when the lease ends. Null
+   * when the SQLite connection is busy.
+   */
+  async claimDue(now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[] | null> {
+    const lease = toDbDateTime(new Date(now.getTime() + leaseMs));
+    const at = toDbDateTime(now);
+    const returning = `RETURNING "id", "uid", "event_id", "handler_id", "attempts"`;
+    const db = this.freeSqlite();
+    if (db === 'busy') return null;
+    let rows: ClaimedDelivery[];
+    if (db !== null) {
+      rows = db
+        .prepare(
+          `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
+           WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} ORDER BY "next_attempt_at", "id" LIMIT @limit) ${returning}`,
+        )
+        .all({ lease, now: at, limit }) as ClaimedDelivery[];
+    } else {
+      const result = await this.dataSource.query<[ClaimedDelivery[], number]>(
+        `UPDATE "deliveries" SET "lease_until" = $1, "attempts" = "attempts" + 1, "last_datetime" = $2
+         WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE} ORDER BY "next_attempt_at", "id" LIMIT $3 FOR UPDATE SKIP LOCKED) ${returning}`,
+        [lease, at, limit],
+      );
+      rows = result[0];
+    }
+    return rows.map((r) => ({
+      id: Number(r.id),
+      uid: r.uid,
+      event_id: Number(r.event_id),
+      handler_id: Number(r.handler_id),
+      attempts: Number(r.attempts),
+    }));
+  }
+
+  /** The events and handlers of claimed deliveries, by id. */
+  async loadFor(claimed: readonly ClaimedDelivery[]): Promise<{
+    events: Map<number, OutboxEventEntity>;
+    handlers: Map<number, NotificationHandlerEntity>;
+  }> {
+    const events = await this.dataSource.getRepository(OutboxEventEntity).findBy({
+      id: In([...new Set(claimed.map((c) => c.event_id))]),
+    });
+    const handlers = await this.dataSource.getRepository(NotificationHandlerEntity).findBy({
+      id: In([...new Set(claimed.map((c) => c.handler_id))]),
+    });
+    return {
+      events: new Map(events.map((e) => [e.id, e])),
+      handlers: new Map(handlers.map((h) => [h.id, h])),
+    };
+  }
+
+  /**
+   * Records one attempt of a delivery this worker holds: delivered, due again at `retryAt`, or
+   * failed for good when `retryAt` is null. If the lease ran out and another worker took the
+   * delivery meanwhile (its attempt count moved on), nothing is overwritten.
+   */
+  async recordAttempt(
+    claimed: ClaimedDelivery,
+    result: AttemptResult,
+    retryAt: Date | null,
+    now: Date,
+  ): Promise<void> {
+    const status = result.ok ? 'delivered' : retryAt === null ? 'failed' : 'pending';
+    await this.repo.update(
+      { id: claimed.id, attempts: claimed.attempts },
+      {
+        status,
+        lease_until: null,
+        next_attempt_at: status === 'pending' ? retryAt : null,
+        last_status_code: result.statusCode,
+        last_latency_ms: result.latencyMs,
+        last_error: result.error === null ? null : result.error.slice(0, 512),
+        delivered_at: result.ok ? now : null,
+        last_datetime: now,
+      },
+    );
+  }
+
+  /**
+   * When every attempted delivery of a handler since its last success failed, and the oldest of
+   * them was made at or before `before`: that time; otherwise null.
+   */
+  async failingSince(handlerId: number, before: Date): Promise<Date | null> {
+    const delivered = await this.repo.findOne({
+      where: { handler_id: handlerId, status: 'delivered' },
+      order: { delivered_at: 'DESC' },
+      select: { id: true, delivered_at: true },
+    });
+    const qb = this.repo
+      .createQueryBuilder('d')
+      .select('MIN(d.datetime)', 'oldest')
+      .where('d.handler_id = :handlerId', { handlerId })
+      .andWhere("d.status != 'delivered'")
+      .andWhere('d.attempts > 0');
+    if (delivered?.delivered_at) {
+      qb.andWhere('d.datetime > :after', { after: toDbDateTime(delivered.delivered_at) });
+    }
+    const row = await qb.getRawOne<{ oldest: string | Date | null }>();
+    if (row?.oldest === null || row?.oldest === undefined) return null;
+    const oldest = row.oldest instanceof Date ? row.oldest : fromDbDateTime(String(row.oldest));
+    return oldest.getTime() <= before.getTime() ? oldest : null;
+  }
+
+  /** Turns a handler off with the reason its object shows. */
+  async disableHandler(handlerId: number, reason: string, now: Date): Promise<void> {
+    await this.dataSource
+      .getRepository(NotificationHandlerEntity)
+      .update(
+        { id: handlerId },
+        { is_enabled: false, disabled_reason: reason.slice(0, 512), last_datetime: now },
+      );
+  }
+
+  /** Undispatched events and pending deliveries (for metrics and the benchmark). */
+  async backlog(): Promise<{ events: number; deliveries: number }> {
+    const events = await this.dataSource
+      .getRepository(OutboxEventEntity)
+      .countBy({ dispatched_at: IsNull() });
+    const deliveries = await this.repo.countBy({ status: 'pending' });
+    return { events, deliveries };
+  }
+}
+
+/** The delivery log of one handler (the handler's ownership is checked by the caller). */
+@Injectable()
+export class DeliveryLogRepository {
+  constructor(
+    @InjectRepository(DeliveryEntity) private readonly repo: Repository<DeliveryEntity>,
+  ) {}
+
+  /** One page of a handler's deliveries, with each one's public event id. */
+  async listForHandler(
+    handlerId: number,
+    query: ListQuery,
+  ): Promise<Paginated<{ delivery: DeliveryEntity; eventUid: string }>> {
+    const qb = this.repo.createQueryBuilder('r').where('r.handler_id = :handlerId', { handlerId });
+    applyListQuery(qb, query);
+    const [items, total] = await qb.getManyAndCount();
+    const uids = await this.eventUids(items.map((d) => d.event_id));
+    const page = items.map((delivery) => ({
+      delivery,
+      eventUid: uids.get(delivery.event_id) ?? '',
+    }));
+    return new Paginated(page, total, query.page, query.resultsPerPage);
+  }
+
+  findForHandler(handlerId: number, id: number): Promise<DeliveryEntity | null> {
+    return this.repo.findOneBy({ id, handler_id: handlerId });
+  }
+
+  async eventUids(eventIds: readonly number[]): Promise<Map<number, string>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = await this.repo.manager.getRepository(OutboxEventEntity).find({
+      where: { id: In([...new Set(eventIds)]) },
+      select: { id: true, uid: true },
+    });
+    return new Map(rows.map((r) => [r.id, r.uid]));
+  }
+
+  /** Makes a delivery due now again; its attempts are kept (the log shows all of them). */
+  async retry(id: number, now: Date): Promise<void> {
+    await this.repo.update({ id }, { status: 'pending', next_attempt_at: now, lease_until: null });
+    await wakeDispatchers(this.repo.manager);
+  }
+}
+
+function parseIds(json: string | null): number[] {
+  if (json === null) return [];
+  try {
+    const list = JSON.parse(json) as unknown;
+    return Array.isArray(list) ? list.filter((v): v is number => Number.isInteger(v)) : [];
+  } catch {
+    return [];
+  }
+}

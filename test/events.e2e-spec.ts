@@ -1,0 +1,354 @@
+import { Webhook } from 'standardwebhooks';
+import { Clock } from '@app/common';
+import { writeOutboxEvents } from '@app/database';
+import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
+import { EventDispatcher, RETRY_DELAYS_MS } from '../apps/worker/src/dispatch/event-dispatcher';
+import { MockHttpServer } from './support/mock-servers';
+
+const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const MINUTE = 60_000;
+
+describe('Events: outbox, deliveries, retries', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let stranger: TestUser;
+  let dispatcher: EventDispatcher;
+  let now: Date;
+  const http = new MockHttpServer();
+  const opened = closeAfterAll();
+
+  beforeAll(async () => {
+    opened.add(await http.start(), (server) => server.stop());
+    t = await createTestApp({ env: { ALLOW_PRIVATE_WEBHOOKS: '1', NOTIFY_TIMEOUT_MS: '5000' } });
+    opened.add(t);
+    owner = await t.createUser();
+    stranger = await t.createUser();
+    dispatcher = t.app.get(EventDispatcher);
+  });
+  beforeEach(async () => {
+    // Time moves only when a test moves it, so retries fall due when the test says.
+    now = new Date();
+    jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => now);
+    await dispatcher.drain();
+    http.reset();
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  async function handler(path: string, fields: Record<string, unknown> = {}, user = owner) {
+    const res = await t.http
+      .post('/v1/notification-handlers')
+      .set('Authorization', user.auth)
+      .send({ name: `hook ${path}`, type: 'webhook', webhook: `${http.url}${path}`, ...fields });
+    expect(res.status).toBe(201);
+    return res.body.data as { id: number; webhook_secret: string };
+  }
+
+  async function disable(id: number, user = owner) {
+    const res = await t.http
+      .post(`/v1/notification-handlers/${id}`)
+      .set('Authorization', user.auth)
+      .send({ is_enabled: false });
+    expect(res.status).toBe(200);
+  }
+
+  async function deliveries(id: number, query = '', user = owner) {
+    const res = await t.http
+      .get(`/v1/notification-handlers/${id}/deliveries${query}`)
+      .set('Authorization', user.auth);
+    return res;
+  }
+
+  function to(path: string) {
+    return http.received.filter((r) => r.url === path);
+  }
+
+  async function createLink(location = 'https://example.com/a', user = owner) {
+    const res = await t.http
+      .post('/v1/links')
+      .set('Authorization', user.auth)
+      .send({ location_url: location });
+    expect(res.status).toBe(201);
+    return res.body.data.id as number;
+  }
+
+  /** Writes an event straight into the outbox, as a feature's transaction would. */
+  async function raise(event: string, data: Record<string, unknown>, handlerIds?: number[]) {
+    return t.dataSource.transaction((em) =>
+      writeOutboxEvents(em, [{ event, ownerId: owner.id, data, handlerIds }], now),
+    );
+  }
+
+  it('a link created through the API reaches a webhook, signed by the Standard Webhooks scheme', async () => {
+    const hook = await handler('/created');
+    expect(hook.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    const id = await createLink('https://example.com/launch');
+    await dispatcher.drain();
+
+    const [request] = to('/created');
+    expect(to('/created')).toHaveLength(1);
+    // The official package checks the signature and the timestamp, not our code.
+    const verified = new Webhook(hook.webhook_secret).verify(
+      request.body,
+      request.headers as Record<string, string>,
+    );
+    const link = await t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth);
+    expect(verified).toEqual({
+      id: expect.stringMatching(/^evt_[\w-]{22}$/),
+      event: 'link.created',
+      created_at: expect.stringMatching(DATETIME),
+      data: link.body.data,
+    });
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['x-linkdock-event']).toBe('link.created');
+    expect(request.headers['webhook-id']).toMatch(/^msg_[\w-]{22}$/);
+    // A tampered body fails the same check.
+    expect(() =>
+      new Webhook(hook.webhook_secret).verify(
+        request.body.replace('launch', 'lunch'),
+        request.headers as Record<string, string>,
+      ),
+    ).toThrow();
+
+    const log = await deliveries(hook.id);
+    expect(log.status).toBe(200);
+    expect(log.body.data).toEqual([
+      {
+        id: expect.any(Number),
+        message_id: request.headers['webhook-id'],
+        event_id: (verified as { id: string }).id,
+        event: 'link.created',
+        status: 'delivered',
+        attempts: 1,
+        next_attempt_datetime: null,
+        last_status_code: 200,
+        last_latency_ms: expect.any(Number),
+        last_error: null,
+        delivered_datetime: expect.stringMatching(DATETIME),
+        last_datetime: expect.stringMatching(DATETIME),
+        datetime: expect.stringMatching(DATETIME),
+      },
+    ]);
+    await disable(hook.id);
+  });
+
+  it('update and delete raise link.updated and link.deleted with the link as it was', async () => {
+    const hook = await handler('/lifecycle', { events: ['link.updated', 'link.deleted'] });
+    const id = await createLink();
+    const upd = await t.http
+      .post(`/v1/links/${id}`)
+      .set('Authorization', owner.auth)
+      .send({ location_url: 'https://example.com/b' });
+    expect(upd.status).toBe(200);
+    const before = await t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth);
+    const del = await t.http.delete(`/v1/links/${id}`).set('Authorization', owner.auth);
+    expect(del.status).toBe(200);
+    await dispatcher.drain();
+    const bodies = to('/lifecycle').map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    expect(bodies.map((b) => b.event).sort()).toEqual(['link.deleted', 'link.updated']);
+    const deleted = bodies.find((b) => b.event === 'link.deleted')!;
+    expect(deleted.data).toEqual(before.body.data);
+    const updated = bodies.find((b) => b.event === 'link.updated')!;
+    expect((updated.data as { location_url: string }).location_url).toBe('https://example.com/b');
+    await disable(hook.id);
+  });
+
+  it('bulk creation raises one link.created per link', async () => {
+    const hook = await handler('/bulk', { events: ['link.created'] });
+    const res = await t.http
+      .post('/v1/links/bulk')
+      .set('Authorization', owner.auth)
+      .send([{ location_url: 'https://example.com/1' }, { location_url: 'https://example.com/2' }]);
+    expect(res.status).toBe(201);
+    await dispatcher.drain();
+    const ids = to('/bulk').map((r) => (JSON.parse(r.body) as { data: { id: number } }).data.id);
+    expect(ids.sort()).toEqual(res.body.data.map((l: { id: number }) => l.id).sort());
+    await disable(hook.id);
+  });
+
+  it('a receiver failing twice gets the event again on the third attempt, same message id', async () => {
+    const hook = await handler('/flaky', { events: ['link.expired'] });
+    http.answers.set('/flaky', { status: 503, body: 'down' });
+    await raise('link.expired', { id: 1 });
+    await dispatcher.drain();
+    let [row] = (await deliveries(hook.id)).body.data;
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
+    expect(row.last_error).toBe('The target answered 503: down');
+    // The next try is about a minute later (±10 %): not yet at 50 s.
+    now = new Date(now.getTime() + 50_000);
+    await dispatcher.drain();
+    expect(to('/flaky')).toHaveLength(1);
+    now = new Date(now.getTime() + 20_000);
+    await dispatcher.drain();
+    expect(to('/flaky')).toHaveLength(2);
+    http.answers.delete('/flaky');
+    now = new Date(now.getTime() + 5.5 * MINUTE);
+    await dispatcher.drain();
+    [row] = (await deliveries(hook.id)).body.data;
+    expect(row).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 200 });
+    const ids = to('/flaky').map((r) => r.headers['webhook-id']);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(1);
+    await disable(hook.id);
+  });
+
+  it('a receiver that never accepts ends failed after 8 attempts, each logged; 3 days of failures disable the handler', async () => {
+    const hook = await handler('/dead', { events: ['link.expired'] });
+    http.answers.set('/dead', { status: 500 });
+    await raise('link.expired', { id: 2 });
+    // Each wait at its longest (+10 % jitter): about 49 hours for all 8 attempts.
+    for (const delay of [...RETRY_DELAYS_MS, 0]) {
+      await dispatcher.drain();
+      now = new Date(now.getTime() + delay * 1.1 + 1_000);
+    }
+    const [row] = (await deliveries(hook.id)).body.data;
+    expect(row).toMatchObject({
+      status: 'failed',
+      attempts: 8,
+      last_status_code: 500,
+      next_attempt_datetime: null,
+    });
+    expect(to('/dead')).toHaveLength(8);
+    const failed = await deliveries(hook.id, '?status=failed');
+    expect(failed.body.data).toHaveLength(1);
+    const still = await t.http
+      .get(`/v1/notification-handlers/${hook.id}`)
+      .set('Authorization', owner.auth);
+    expect(still.body.data).toMatchObject({ is_enabled: true, disabled_reason: null });
+    // Over 3 days after the first failure, the next failure turns the handler off.
+    now = new Date(now.getTime() + 24 * 3_600_000);
+    await raise('link.expired', { id: 3 });
+    await dispatcher.drain();
+    const got = await t.http
+      .get(`/v1/notification-handlers/${hook.id}`)
+      .set('Authorization', owner.auth);
+    expect(got.body.data.is_enabled).toBe(false);
+    expect(got.body.data.disabled_reason).toMatch(
+      /^Disabled on \d{4}-\d{2}-\d{2}: every delivery since .* UTC failed \(last error: The target answered 500\)\.$/,
+    );
+    // Enabling it again clears the reason.
+    const on = await t.http
+      .post(`/v1/notification-handlers/${hook.id}`)
+      .set('Authorization', owner.auth)
+      .send({ is_enabled: true });
+    expect(on.status).toBe(200);
+    const again = await t.http
+      .get(`/v1/notification-handlers/${hook.id}`)
+      .set('Authorization', owner.auth);
+    expect(again.body.data.disabled_reason).toBeNull();
+    await disable(hook.id);
+  });
+
+  it('a change that rolls back sends nothing', async () => {
+    const hook = await handler('/rollback', { events: ['link.expired'] });
+    await expect(
+      t.dataSource.transaction(async (em) => {
+        await writeOutboxEvents(em, [{ event: 'link.expired', ownerId: owner.id, data: {} }], now);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await dispatcher.drain();
+    expect(to('/rollback')).toHaveLength(0);
+    expect((await deliveries(hook.id)).body.data).toEqual([]);
+    await disable(hook.id);
+  });
+
+  it('subscriptions filter; disabled handlers get nothing; a block’s chosen handlers get data.created', async () => {
+    const links = await handler('/only-links', { events: ['link.created'] });
+    const none = await handler('/none', { events: [] });
+    const off = await handler('/off');
+    await disable(off.id);
+    const foreign = await handler('/foreign', {}, stranger);
+    await raise('data.created', { id: 9 }, [none.id, foreign.id]);
+    await raise('link.created', { id: 10 });
+    await dispatcher.drain();
+    expect(to('/only-links').map((r) => JSON.parse(r.body).event)).toEqual(['link.created']);
+    expect(to('/none').map((r) => JSON.parse(r.body).event)).toEqual(['data.created']);
+    expect(to('/off')).toHaveLength(0);
+    expect(to('/foreign')).toHaveLength(0);
+    const got = await t.http
+      .get(`/v1/notification-handlers/${links.id}`)
+      .set('Authorization', owner.auth);
+    expect(got.body.data.events).toEqual(['link.created']);
+    await Promise.all([disable(links.id), disable(none.id), disable(foreign.id, stranger)]);
+  });
+
+  it('the origin form format carries the record’s keys', async () => {
+    const hook = await handler('/form', { events: [], webhook_format: 'form' });
+    const [eventId] = await raise(
+      'data.created',
+      {
+        id: 4,
+        biolink_block_id: 7,
+        link_id: 3,
+        project_id: null,
+        type: 'email_collector',
+        data: { email: 'ana@example.com', name: 'Ana' },
+        datetime: '2026-11-24 10:00:00',
+      },
+      [hook.id],
+    );
+    await dispatcher.drain();
+    const [request] = to('/form');
+    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
+      id: '4',
+      biolink_block_id: '7',
+      link_id: '3',
+      type: 'email_collector',
+      email: 'ana@example.com',
+      name: 'Ana',
+      datetime: '2026-11-24 10:00:00',
+      event: 'data.created',
+      event_id: eventId,
+      created_at: expect.stringMatching(DATETIME),
+    });
+    // verify() throws on a bad signature; a form body is checked as it is, unparsed.
+    expect(() =>
+      new Webhook(hook.webhook_secret).verify(
+        request.body,
+        request.headers as Record<string, string>,
+        { jsonParse: false },
+      ),
+    ).not.toThrow();
+    await disable(hook.id);
+  });
+
+  it('retry makes a failed delivery due again; others’ handlers and deliveries are 404', async () => {
+    const hook = await handler('/retry', { events: ['link.expired'] });
+    const other = await handler('/other', { events: ['link.expired'] });
+    http.answers.set('/retry', { status: 500 });
+    await raise('link.expired', { id: 5 });
+    await dispatcher.drain();
+    const [row] = (await deliveries(hook.id)).body.data;
+    const [otherRow] = (await deliveries(other.id)).body.data;
+    http.answers.delete('/retry');
+
+    const notFound = (code: string) => ({
+      errors: [{ status: 404, title: expect.any(String), code }],
+    });
+    const foreignList = await deliveries(hook.id, '', stranger);
+    expect(foreignList.status).toBe(404);
+    expect(foreignList.body).toEqual(notFound('notification_handler_not_found'));
+    const foreignRetry = await t.http
+      .post(`/v1/notification-handlers/${hook.id}/deliveries/${row.id}/retry`)
+      .set('Authorization', stranger.auth);
+    expect(foreignRetry.status).toBe(404);
+    const wrongHandler = await t.http
+      .post(`/v1/notification-handlers/${hook.id}/deliveries/${otherRow.id}/retry`)
+      .set('Authorization', owner.auth);
+    expect(wrongHandler.status).toBe(404);
+    expect(wrongHandler.body).toEqual(notFound('delivery_not_found'));
+
+    const retried = await t.http
+      .post(`/v1/notification-handlers/${hook.id}/deliveries/${row.id}/retry`)
+      .set('Authorization', owner.auth);
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ id: row.id, status: 'pending', attempts: 1 });
+    await dispatcher.drain();
+    const [after] = (await deliveries(hook.id)).body.data;
+    expect(after).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 200 });
+    const bad = await deliveries(hook.id, '?status=lost');
+    expect(bad.status).toBe(400);
+    await Promise.all([disable(hook.id), disable(other.id)]);
+  });
+});
