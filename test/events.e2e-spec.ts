@@ -1,7 +1,15 @@
 import { Webhook } from 'standardwebhooks';
+import { VisitRecorder } from '@app/analytics';
 import { Clock } from '@app/common';
 import { writeOutboxEvents } from '@app/database';
-import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
+import {
+  closeAfterAll,
+  createTestApp,
+  startTestDnsServer,
+  TestApp,
+  TestDnsServer,
+  TestUser,
+} from '@app/testing';
 import { EventDispatcher, RETRY_DELAYS_MS } from '../apps/worker/src/dispatch/event-dispatcher';
 import { MockHttpServer } from './support/mock-servers';
 
@@ -14,12 +22,16 @@ describe('Events: outbox, deliveries, retries', () => {
   let stranger: TestUser;
   let dispatcher: EventDispatcher;
   let now: Date;
+  let dns: TestDnsServer;
   const http = new MockHttpServer();
   const opened = closeAfterAll();
 
   beforeAll(async () => {
     opened.add(await http.start(), (server) => server.stop());
-    t = await createTestApp({ env: { ALLOW_PRIVATE_WEBHOOKS: '1', NOTIFY_TIMEOUT_MS: '5000' } });
+    dns = opened.add(await startTestDnsServer());
+    t = await createTestApp({
+      env: { ALLOW_PRIVATE_WEBHOOKS: '1', NOTIFY_TIMEOUT_MS: '5000', DNS_SERVERS: dns.address },
+    });
     opened.add(t);
     owner = await t.createUser();
     stranger = await t.createUser();
@@ -149,6 +161,117 @@ describe('Events: outbox, deliveries, retries', () => {
     expect(deleted.data).toEqual(before.body.data);
     const updated = bodies.find((b) => b.event === 'link.updated')!;
     expect((updated.data as { location_url: string }).location_url).toBe('https://example.com/b');
+    await disable(hook.id);
+  });
+
+  it('the visit that reaches a clicks limit raises link.clicks_limit_reached, once', async () => {
+    const hook = await handler('/limit', { events: ['link.clicks_limit_reached'] });
+    const res = await t.http
+      .post('/v1/links')
+      .set('Authorization', owner.auth)
+      .send({ location_url: 'https://example.com/limited', clicks_limit: 3 });
+    expect(res.status).toBe(201);
+    const link = await t.http.get(`/v1/links/${res.body.data.id}`).set('Authorization', owner.auth);
+    // A browser's user agent: requests that look like bots are not counted.
+    const visit = () =>
+      t.http
+        .get(`/${link.body.data.url}`)
+        .set(
+          'User-Agent',
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36',
+        )
+        .redirects(0);
+    // Two flushes below the limit, one that reaches it (the gate lets one of its two visits
+    // through), one after it: one event, with the link at its limit.
+    for (const visits of [1, 1, 2, 1]) {
+      for (let i = 0; i < visits; i += 1) await visit();
+      await t.app.get(VisitRecorder).flush();
+    }
+    await dispatcher.drain();
+    const bodies = to('/limit').map((r) => JSON.parse(r.body) as { data: { clicks: number } });
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({
+      event: 'link.clicks_limit_reached',
+      data: {
+        ...link.body.data,
+        clicks: 3,
+        settings: { ...link.body.data.settings, clicks_limit: 3 },
+      },
+    });
+    await disable(hook.id);
+  });
+
+  it('domain.verified when a domain becomes verified, not on a re-check', async () => {
+    const hook = await handler('/domains', { events: ['domain.verified'] });
+    const created = await t.http
+      .post('/v1/domains')
+      .set('Authorization', owner.auth)
+      .send({ host: 'events.example.com' });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as number;
+    const domain = await t.http.get(`/v1/domains/${id}`).set('Authorization', owner.auth);
+    const { verification } = domain.body.data as { verification: { name: string; value: string } };
+    dns.records.set(verification.name, [verification.value]);
+    for (let i = 0; i < 2; i += 1) {
+      const res = await t.http.post(`/v1/domains/${id}/verify`).set('Authorization', owner.auth);
+      expect(res.status).toBe(200);
+    }
+    await dispatcher.drain();
+    const after = await t.http.get(`/v1/domains/${id}`).set('Authorization', owner.auth);
+    const bodies = to('/domains').map(
+      (r) => JSON.parse(r.body) as { event: string; data: unknown },
+    );
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0].event).toBe('domain.verified');
+    expect(bodies[0].data).toEqual({ ...after.body.data, last_datetime: expect.any(String) });
+    await disable(hook.id);
+  });
+
+  it('team invitations raise invited, accepted and left for the team owner', async () => {
+    const hook = await handler('/team', {
+      events: ['team_member.invited', 'team_member.accepted', 'team_member.left'],
+    });
+    const member = await t.createUser();
+    const team = await t.http
+      .post('/v1/teams')
+      .set('Authorization', owner.auth)
+      .send({ name: 'Events team' });
+    expect(team.status).toBe(201);
+    const invite = await t.http
+      .post('/v1/team-members')
+      .set('Authorization', owner.auth)
+      .send({ team_id: team.body.data.id, user_email: member.email });
+    expect(invite.status).toBe(201);
+    const memberId = invite.body.data.id as number;
+    const accept = await t.http
+      .post(`/v1/teams-member/${memberId}`)
+      .set('Authorization', member.auth)
+      .send({ status: 1 });
+    expect(accept.status).toBe(200);
+    const leave = await t.http
+      .delete(`/v1/teams-member/${memberId}`)
+      .set('Authorization', member.auth);
+    expect(leave.status).toBe(200);
+    await dispatcher.drain();
+    const bodies = to('/team').map(
+      (r) => JSON.parse(r.body) as { event: string; data: Record<string, unknown> },
+    );
+    expect(bodies.map((b) => b.event)).toEqual([
+      'team_member.invited',
+      'team_member.accepted',
+      'team_member.left',
+    ]);
+    expect(bodies[0].data).toEqual({
+      id: memberId,
+      team_id: team.body.data.id,
+      team_name: 'Events team',
+      user_email: member.email,
+      access: { read: true, create: false, update: false, delete: false },
+      status: 0,
+      datetime: expect.stringMatching(DATETIME),
+      last_datetime: null,
+    });
+    expect(bodies[1].data).toMatchObject({ id: memberId, status: 1 });
     await disable(hook.id);
   });
 

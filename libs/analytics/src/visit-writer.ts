@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   LinkOwner,
   type NewVisit,
+  OUTBOX_WRITTEN,
+  outboxSignal,
   POSTGRES_ARRAY_TYPES,
   rollUp,
   sqliteConnection,
@@ -13,6 +16,11 @@ import {
   VISIT_COLUMNS,
   writeRollupsPostgres,
 } from '@app/database';
+import {
+  crossedClicksLimit,
+  raiseClicksLimitPostgres,
+  raiseClicksLimitSqlite,
+} from './clicks-limit-events';
 
 const COLUMN_LIST = VISIT_COLUMNS.map((c) => `"${c}"`).join(', ');
 
@@ -68,7 +76,10 @@ interface OwnerRow {
 export class VisitWriter {
   private sqlite: SqliteStatements | null = null;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   /** Whether `recordBatch` would have to wait: another transaction holds the SQLite connection. */
   isBusy(): boolean {
@@ -97,10 +108,13 @@ export class VisitWriter {
       `INSERT INTO "visits" (${COLUMN_LIST}) VALUES (${VISIT_COLUMNS.map(() => '?').join(', ')})`,
     );
     const owner = db.prepare(`${OWNER_SELECT} WHERE l."id" = ?`);
-    const addClicks = db.prepare('UPDATE "links" SET "clicks" = "clicks" + ? WHERE "id" = ?');
+    const addClicks = db.prepare(
+      'UPDATE "links" SET "clicks" = "clicks" + ? WHERE "id" = ? RETURNING "clicks", "settings"',
+    );
     const rollups = sqliteRollupWriter(db);
     const write = db.transaction((batch: NewVisit[]): number => {
       const owners = new Map<number, LinkOwner>();
+      const limited: number[] = [];
       let written = 0;
       for (const [linkId, count] of countByLink(batch)) {
         const row = owner.get(linkId) as OwnerRow | undefined;
@@ -108,15 +122,18 @@ export class VisitWriter {
           continue;
         }
         owners.set(linkId, { userId: row.user_id, timeZone: row.timezone });
-        addClicks.run(count, linkId);
+        const after = addClicks.get(count, linkId) as { clicks: number; settings: string };
+        if (crossedClicksLimit(after.settings, Number(after.clicks), count)) limited.push(linkId);
         written += count;
       }
+      raiseClicksLimitSqlite(db, limited, this.config.appUrl, new Date());
       for (const visit of batch) {
         if (owners.has(visit.link_id)) {
           insert.run(VISIT_COLUMNS.map((c) => dbParam(visit[c], false)));
         }
       }
       rollups.write(rollUp(batch, owners));
+      if (limited.length > 0) setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
       return written;
     });
     this.sqlite = { db, write };
@@ -146,14 +163,17 @@ export class VisitWriter {
       columns,
     );
     // In link order, so that concurrent writers take the rows' locks in the same order.
+    const limited: number[] = [];
     for (const [linkId, count] of [...counts].sort((a, b) => a[0] - b[0])) {
       if (owners.has(linkId)) {
-        await em.query('UPDATE "links" SET "clicks" = "clicks" + $1 WHERE "id" = $2', [
-          count,
-          linkId,
-        ]);
+        const [[after]] = await em.query<[[{ clicks: string; settings: string }], number]>(
+          'UPDATE "links" SET "clicks" = "clicks" + $1 WHERE "id" = $2 RETURNING "clicks", "settings"',
+          [count, linkId],
+        );
+        if (crossedClicksLimit(after.settings, Number(after.clicks), count)) limited.push(linkId);
       }
     }
+    await raiseClicksLimitPostgres(em, limited, this.config.appUrl, new Date());
     await writeRollupsPostgres(em, rollUp(kept, owners));
     return kept.length;
   }

@@ -37,3 +37,4 @@ export * from './users/users.repository';
 export * from './visits/visit.entity';
 export * from './visits/visits.repository';
 export * from './links/link-settings';
+export * from './links/link-payload';

@@ -13,7 +13,7 @@ import {
   translateDatabaseError,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DomainEntity, DomainsRepository } from '@app/database';
+import { DomainEntity, DomainsRepository, type RowEvents } from '@app/database';
 import { DomainVerifier } from './domain-verifier';
 import { DomainResponse, toDomainResponse } from './domain.mapper';
 import { CreateDomainDto } from './dto/create-domain.dto';
@@ -103,10 +103,26 @@ export class DomainsService {
     await this.checkNotEnabledElsewhere(domain);
     await this.verifier.verify(domain.host, domain.verification_token);
     const now = this.clock.now();
+    const newlyVerified = domain.verified_datetime === null;
     domain.is_enabled = true;
     domain.verified_datetime = now;
     domain.last_datetime = now;
-    await this.saveEnabling(domain);
+    // domain.verified when the domain becomes verified, not on a re-check of a verified one.
+    await this.saveEnabling(
+      domain,
+      undefined,
+      newlyVerified
+        ? {
+            now,
+            of: (rows) =>
+              rows.map((d) => ({
+                event: 'domain.verified',
+                ownerId: actor.ownerId,
+                data: { ...toDomainResponse(d) },
+              })),
+          }
+        : undefined,
+    );
     this.changed({ domainId: id, host: domain.host });
     return toDomainResponse(domain);
   }
@@ -167,9 +183,13 @@ export class DomainsService {
    * account enabled the same host in between, the partial unique index on enabled hosts refuses
    * the row, and the caller hears the same 400 as without the race.
    */
-  private async saveEnabling(domain: DomainEntity, field?: string): Promise<void> {
+  private async saveEnabling(
+    domain: DomainEntity,
+    field?: string,
+    events?: RowEvents<DomainEntity>,
+  ): Promise<void> {
     try {
-      await this.domains.save(domain);
+      await (events ? this.domains.saveRaising(domain, events) : this.domains.save(domain));
     } catch (error) {
       if (domain.is_enabled && translateDatabaseError(error)?.code === 'already_exists') {
         throw this.hostInUse(domain, field);

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { formatDateTime } from '@app/common';
-import { LinkEntity, LinkSettings, parseLinkSettings, TARGETING_TYPES } from '@app/database';
+import { LinkEntity, linkPayload } from '@app/database';
 
 export class StaticSiteInfo {
   @ApiProperty({ enum: ['html', 'zip'], description: 'How the site was uploaded' })
@@ -45,56 +45,7 @@ export class LinkResponse {
   additional?: StaticSiteInfo;
 }
 
-/** The settings as clients see them: the password hash never leaves, only whether one is set. */
-export function toSettingsResponse(
-  settings: LinkSettings,
-  hasPassword: boolean,
-): Record<string, unknown> {
-  const { targeting, targeting_type, phone_number, message, ...rest } = settings;
-  delete rest.static_site;
-  const out: Record<string, unknown> = {
-    ...rest,
-    password: hasPassword,
-    targeting_type: targeting_type ?? false,
-  };
-  for (const type of TARGETING_TYPES) {
-    out[`targeting_${type}`] = type === targeting_type ? targeting : [];
-  }
-  if (phone_number !== undefined) {
-    out.phone_number = phone_number;
-    out.message = message ?? null;
-  }
-  return out;
-}
-
 /** `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host). */
 export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse {
-  const settings = parseLinkSettings(link.settings);
-  const response: LinkResponse = {
-    id: link.id,
-    type: link.type,
-    url: link.url,
-    location_url: link.location_url,
-    full_url: `${baseUrl}/${link.url}`,
-    domain_id: link.domain_id,
-    project_id: link.project_id,
-    splash_page_id: link.splash_page_id,
-    settings: toSettingsResponse(settings, link.password_hash !== null),
-    clicks: link.clicks,
-    is_enabled: link.is_enabled,
-    start_date: formatDateTime(link.start_date),
-    end_date: formatDateTime(link.end_date),
-    last_datetime: formatDateTime(link.last_datetime),
-    datetime: formatDateTime(link.datetime),
-  };
-  if (settings.static_site) {
-    const site = settings.static_site;
-    response.additional = {
-      mode: site.mode,
-      static_folder: site.folder,
-      files: site.files,
-      total_files: site.files.length,
-    };
-  }
-  return response;
+  return linkPayload(link, baseUrl);
 }

@@ -11,7 +11,7 @@ import {
 } from '@app/database';
 import { CreateTeamMemberDto } from './dto/create-team-member.dto';
 import { UpdateTeamMemberDto } from './dto/update-team-member.dto';
-import { TeamMemberResponse, toTeamMemberResponse } from './team.mapper';
+import { memberEvents, TeamMemberResponse, toTeamMemberResponse } from './team.mapper';
 
 const READ_ONLY: AccessFlags = { read: true, create: false, update: false, delete: false };
 
@@ -44,15 +44,19 @@ export class TeamMembersService {
         'user_email',
       );
     }
-    const id = await this.members.insert({
-      team_id: dto.team_id,
-      user_id: null,
-      user_email: dto.user_email,
-      ...accessColumns(dto.access ?? READ_ONLY),
-      status: TEAM_MEMBER_STATUS.invited,
-      datetime: this.clock.now(),
-      last_datetime: null,
-    });
+    const now = this.clock.now();
+    const id = await this.members.insert(
+      {
+        team_id: dto.team_id,
+        user_id: null,
+        user_email: dto.user_email,
+        ...accessColumns(dto.access ?? READ_ONLY),
+        status: TEAM_MEMBER_STATUS.invited,
+        datetime: now,
+        last_datetime: null,
+      },
+      memberEvents('team_member.invited', now),
+    );
     return { id };
   }
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { formatDateTime } from '@app/common';
-import { accessOf, TeamEntity, TeamMemberEntity } from '@app/database';
+import { accessOf, type MemberEvents, TeamEntity, TeamMemberEntity } from '@app/database';
 
 export class AccessResponse {
   @ApiProperty({ example: true }) read!: boolean;
@@ -93,5 +93,18 @@ export function toTeamsMemberResponse(member: TeamMemberEntity): TeamsMemberResp
     datetime: formatDateTime(member.datetime),
     team_id: member.team_id,
     name: member.team?.name ?? '',
+  };
+}
+
+/** The outbox events of a membership write: the member as the owner sees it, and the team name. */
+export function memberEvents(event: string, now: Date): MemberEvents {
+  return {
+    now,
+    of: (rows) =>
+      rows.map(({ member, team }) => ({
+        event,
+        ownerId: team.user_id,
+        data: { ...toTeamMemberResponse(member), team_name: team.name },
+      })),
   };
 }

@@ -8,7 +8,7 @@ import {
   TeamMembersRepository,
 } from '@app/database';
 import { UpdateTeamsMemberDto } from './dto/update-teams-member.dto';
-import { TeamsMemberResponse, toTeamsMemberResponse } from './team.mapper';
+import { memberEvents, TeamsMemberResponse, toTeamsMemberResponse } from './team.mapper';
 
 /**
  * The invitee's side: the invitations and memberships addressed to the caller, by user id once
@@ -34,17 +34,22 @@ export class TeamsMemberService {
   /** status 1 accepts and binds the membership to the caller; 0 puts it back to invited. */
   async update(actor: Actor, id: number, dto: UpdateTeamsMemberDto): Promise<{ id: number }> {
     const member = await this.find(actor, id);
+    const accepting = dto.status === true && member.status !== TEAM_MEMBER_STATUS.accepted;
     member.status = dto.status ? TEAM_MEMBER_STATUS.accepted : TEAM_MEMBER_STATUS.invited;
     member.user_id = actor.userId;
     member.last_datetime = this.clock.now();
     delete member.team;
-    await this.members.save(member);
+    await this.members.save(
+      member,
+      accepting ? memberEvents('team_member.accepted', member.last_datetime) : undefined,
+    );
     return { id };
   }
 
   /** Leaves the team, or declines the invitation. */
   async remove(actor: Actor, id: number): Promise<{ id: number }> {
-    if (!(await this.members.deleteOfInvitee(await this.invitee(actor), id))) {
+    const events = memberEvents('team_member.left', this.clock.now());
+    if (!(await this.members.deleteOfInvitee(await this.invitee(actor), id, events))) {
       throw new NotFoundError('team_member_not_found', 'team member');
     }
     return { id };

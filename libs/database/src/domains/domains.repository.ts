@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { LinkEntity } from '../links/link.entity';
 import { IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
@@ -32,6 +33,15 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
 
   findByHost(host: string): Promise<DomainEntity[]> {
     return this.repo.findBy({ host });
+  }
+
+  /** Saves the domain and, in the same transaction, the events the change raises. */
+  saveRaising(domain: DomainEntity, events: RowEvents<DomainEntity>): Promise<DomainEntity> {
+    return this.repo.manager.transaction(async (em) => {
+      const saved = await em.save(DomainEntity, domain);
+      await writeOutboxEvents(em, events.of([saved]), events.now);
+      return saved;
+    });
   }
 
   /**

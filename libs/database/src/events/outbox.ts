@@ -12,6 +12,12 @@ export interface OutboxEventInput {
   handlerIds?: readonly number[];
 }
 
+/** The outbox events a write raises, computed from the rows as written, in its transaction. */
+export interface RowEvents<T> {
+  of(rows: readonly T[]): OutboxEventInput[];
+  now: Date;
+}
+
 /** The PostgreSQL channel the outbox notifies on commit, one per schema so test schemas stay apart. */
 export function outboxChannel(schema: string | undefined): string {
   return `linkdock_outbox_${(schema ?? 'public').replace(/[^a-zA-Z0-9_]/g, '_')}`.slice(0, 63);

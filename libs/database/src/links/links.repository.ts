@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import type { ListQuery } from '@app/common';
 import { toDbDateTime, toDbValue } from '../db-values';
-import { type OutboxEventInput, writeOutboxEvents } from '../events/outbox';
+import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from './link.entity';
@@ -64,11 +64,8 @@ export type LinkChanges = Partial<
   >
 >;
 
-/** The outbox events a write raises, computed from the rows as written (in its transaction). */
-export interface LinkEvents {
-  of(links: readonly LinkEntity[]): OutboxEventInput[];
-  now: Date;
-}
+/** The outbox events a link write raises. */
+export type LinkEvents = RowEvents<LinkEntity>;
 
 @Injectable()
 export class LinksRepository extends OwnedRepository<LinkEntity> {

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
+import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { applyListQuery } from '../owned.repository';
 import { TeamMemberEntity, TEAM_MEMBER_STATUS } from './team-member.entity';
 import { TeamEntity } from './team.entity';
+
+/** The outbox events a membership write raises; each row comes with its team. */
+export type MemberEvents = RowEvents<{ member: TeamMemberEntity; team: TeamEntity }>;
 
 /** Who a membership is addressed to: bound to a user id, or still only to an email. */
 export interface Invitee {
@@ -29,12 +33,31 @@ export class TeamMembersRepository {
     @InjectRepository(TeamEntity) private readonly teams: Repository<TeamEntity>,
   ) {}
 
-  async insert(values: Omit<TeamMemberEntity, 'id'>): Promise<number> {
-    return (await this.repo.save(this.repo.create(values))).id;
+  async insert(values: Omit<TeamMemberEntity, 'id'>, events?: MemberEvents): Promise<number> {
+    return this.repo.manager.transaction(async (em) => {
+      const saved = await em.save(TeamMemberEntity, em.create(TeamMemberEntity, values));
+      await this.raise(em, saved, events);
+      return saved.id;
+    });
   }
 
-  save(member: TeamMemberEntity): Promise<TeamMemberEntity> {
-    return this.repo.save(member);
+  save(member: TeamMemberEntity, events?: MemberEvents): Promise<TeamMemberEntity> {
+    return this.repo.manager.transaction(async (em) => {
+      const saved = await em.save(TeamMemberEntity, member);
+      await this.raise(em, saved, events);
+      return saved;
+    });
+  }
+
+  /** Writes a membership's events for the team's owner, with the team, in `em`'s transaction. */
+  private async raise(
+    em: EntityManager,
+    member: TeamMemberEntity,
+    events: MemberEvents | undefined,
+  ): Promise<void> {
+    if (!events) return;
+    const team = await em.findOneByOrFail(TeamEntity, { id: member.team_id });
+    await writeOutboxEvents(em, events.of([{ member, team }]), events.now);
   }
 
   /** Members of the given teams, oldest first; the caller has checked the teams are its own. */
@@ -58,13 +81,21 @@ export class TeamMembersRepository {
       .getOne();
   }
 
-  async deleteOfOwner(ownerId: number, id: number): Promise<boolean> {
+  async deleteOfOwner(ownerId: number, id: number, events?: MemberEvents): Promise<boolean> {
     const member = await this.findOfOwner(ownerId, id);
     if (!member) {
       return false;
     }
-    await this.repo.delete({ id: member.id });
-    return true;
+    return this.deleteRaising(member, events);
+  }
+
+  private deleteRaising(member: TeamMemberEntity, events?: MemberEvents): Promise<boolean> {
+    return this.repo.manager.transaction(async (em) => {
+      const result = await em.delete(TeamMemberEntity, { id: member.id });
+      if ((result.affected ?? 0) === 0) return false;
+      await this.raise(em, member, events);
+      return true;
+    });
   }
 
   /** Memberships addressed to the invitee (by user id, or by email while unbound), with their team. */
@@ -79,13 +110,13 @@ export class TeamMembersRepository {
     return this.ofInvitee(invitee).andWhere('r.id = :id', { id }).getOne();
   }
 
-  async deleteOfInvitee(invitee: Invitee, id: number): Promise<boolean> {
+  async deleteOfInvitee(invitee: Invitee, id: number, events?: MemberEvents): Promise<boolean> {
     const member = await this.findOfInvitee(invitee, id);
     if (!member) {
       return false;
     }
-    await this.repo.delete({ id: member.id });
-    return true;
+    delete member.team;
+    return this.deleteRaising(member, events);
   }
 
   /**

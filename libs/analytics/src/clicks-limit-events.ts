@@ -1,0 +1,102 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { EntityManager } from 'typeorm';
+import {
+  fromDbDateTime,
+  LinkEntity,
+  linkPayload,
+  newEventUid,
+  type OutboxEventInput,
+  toDbDateTime,
+  writeOutboxEvents,
+} from '@app/database';
+
+const LIMIT = /"clicks_limit":(\d+)/;
+
+/**
+ * Whether adding `added` clicks, which brought a link to `after`, crossed its clicks limit (read
+ * from the stored settings without parsing them whole: this runs for every link of every flush).
+ * Exactly one flush crosses it, so `link.clicks_limit_reached` is raised once.
+ */
+export function crossedClicksLimit(settings: string, after: number, added: number): boolean {
+  const match = LIMIT.exec(settings);
+  if (match === null) return false;
+  const limit = Number(match[1]);
+  return limit > 0 && after - added < limit && after >= limit;
+}
+
+const LINK_SELECT = `SELECT l.*, d."scheme" AS "domain_scheme", d."host" AS "domain_host"
+  FROM "links" l LEFT JOIN "domains" d ON d."id" = l."domain_id" WHERE l."id" IN`;
+
+type LinkRow = Record<string, unknown> & {
+  domain_scheme: string | null;
+  domain_host: string | null;
+};
+
+function toEntity(row: LinkRow): LinkEntity {
+  const date = (v: unknown) =>
+    v === null || v === undefined ? null : v instanceof Date ? v : fromDbDateTime(String(v));
+  return Object.assign(new LinkEntity(), {
+    id: Number(row.id),
+    user_id: Number(row.user_id),
+    project_id: row.project_id === null ? null : Number(row.project_id),
+    domain_id: Number(row.domain_id),
+    splash_page_id: row.splash_page_id === null ? null : Number(row.splash_page_id),
+    type: String(row.type),
+    url: String(row.url),
+    location_url: row.location_url === null ? null : String(row.location_url),
+    settings: String(row.settings),
+    password_hash: row.password_hash === null ? null : String(row.password_hash),
+    clicks: Number(row.clicks),
+    is_enabled: row.is_enabled === true || row.is_enabled === 1,
+    start_date: date(row.start_date),
+    end_date: date(row.end_date),
+    datetime: date(row.datetime) ?? new Date(0),
+    last_datetime: date(row.last_datetime),
+  });
+}
+
+function events(rows: LinkRow[], appUrl: string): OutboxEventInput[] {
+  return rows.map((row) => {
+    const link = toEntity(row);
+    const base =
+      row.domain_host === null ? appUrl : `${row.domain_scheme ?? 'https://'}${row.domain_host}`;
+    return {
+      event: 'link.clicks_limit_reached',
+      ownerId: link.user_id,
+      data: { ...linkPayload(link, link.domain_id === 0 ? appUrl : base) },
+    };
+  });
+}
+
+/** Inside the SQLite flush's own synchronous transaction. */
+export function raiseClicksLimitSqlite(
+  db: BetterSqlite3.Database,
+  linkIds: readonly number[],
+  appUrl: string,
+  now: Date,
+): void {
+  if (linkIds.length === 0) return;
+  const rows = db
+    .prepare(`${LINK_SELECT} (${linkIds.map(() => '?').join(', ')})`)
+    .all(...linkIds) as LinkRow[];
+  const insert = db.prepare(
+    `INSERT INTO "events" ("uid", "event", "owner_id", "data", "handler_ids", "created_at") VALUES (?, ?, ?, ?, NULL, ?)`,
+  );
+  for (const e of events(rows, appUrl)) {
+    insert.run(newEventUid(), e.event, e.ownerId, JSON.stringify(e.data), toDbDateTime(now));
+  }
+}
+
+/** Inside the PostgreSQL flush's transaction. */
+export async function raiseClicksLimitPostgres(
+  em: EntityManager,
+  linkIds: readonly number[],
+  appUrl: string,
+  now: Date,
+): Promise<void> {
+  if (linkIds.length === 0) return;
+  const rows = await em.query<LinkRow[]>(`${LINK_SELECT} (SELECT unnest($1::int[]))`, [
+    [...linkIds],
+  ]);
+  await writeOutboxEvents(em, events(rows, appUrl), now);
+}

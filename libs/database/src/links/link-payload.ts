@@ -1,0 +1,80 @@
+import { formatDateTime } from '@app/common';
+import { LinkSettings, parseLinkSettings, TARGETING_TYPES } from './link-settings';
+import { LinkEntity } from './link.entity';
+
+/** The shape of a link in responses and events (documented by the API's LinkResponse). */
+export interface LinkPayload {
+  id: number;
+  type: string;
+  url: string;
+  location_url: string | null;
+  full_url: string;
+  domain_id: number;
+  project_id: number | null;
+  splash_page_id: number | null;
+  settings: Record<string, unknown>;
+  clicks: number;
+  is_enabled: boolean;
+  start_date: string | null;
+  end_date: string | null;
+  last_datetime: string | null;
+  datetime: string;
+  additional?: { mode: string; static_folder: string; files: string[]; total_files: number };
+}
+
+/** The settings as clients see them: the password hash never leaves, only whether one is set. */
+export function toSettingsResponse(
+  settings: LinkSettings,
+  hasPassword: boolean,
+): Record<string, unknown> {
+  const { targeting, targeting_type, phone_number, message, ...rest } = settings;
+  delete rest.static_site;
+  const out: Record<string, unknown> = {
+    ...rest,
+    password: hasPassword,
+    targeting_type: targeting_type ?? false,
+  };
+  for (const type of TARGETING_TYPES) {
+    out[`targeting_${type}`] = type === targeting_type ? targeting : [];
+  }
+  if (phone_number !== undefined) {
+    out.phone_number = phone_number;
+    out.message = message ?? null;
+  }
+  return out;
+}
+
+/**
+ * A link as the API shows it (`GET /v1/links/{id}`, and the `data` of link events).
+ * `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host).
+ */
+export function linkPayload(link: LinkEntity, baseUrl: string): LinkPayload {
+  const settings = parseLinkSettings(link.settings);
+  const response: LinkPayload = {
+    id: link.id,
+    type: link.type,
+    url: link.url,
+    location_url: link.location_url,
+    full_url: `${baseUrl}/${link.url}`,
+    domain_id: link.domain_id,
+    project_id: link.project_id,
+    splash_page_id: link.splash_page_id,
+    settings: toSettingsResponse(settings, link.password_hash !== null),
+    clicks: link.clicks,
+    is_enabled: link.is_enabled,
+    start_date: formatDateTime(link.start_date),
+    end_date: formatDateTime(link.end_date),
+    last_datetime: formatDateTime(link.last_datetime),
+    datetime: formatDateTime(link.datetime),
+  };
+  if (settings.static_site) {
+    const site = settings.static_site;
+    response.additional = {
+      mode: site.mode,
+      static_folder: site.folder,
+      files: site.files,
+      total_files: site.files.length,
+    };
+  }
+  return response;
+}
