@@ -11,6 +11,8 @@ import {
   TestUser,
 } from '@app/testing';
 import { EventDispatcher, RETRY_DELAYS_MS } from '../apps/worker/src/dispatch/event-dispatcher';
+import { DomainReverificationJob } from '../apps/worker/src/jobs/domain-reverification.job';
+import { LinkExpiryJob } from '../apps/worker/src/jobs/link-expiry.job';
 import { MockHttpServer } from './support/mock-servers';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -272,6 +274,78 @@ describe('Events: outbox, deliveries, retries', () => {
       last_datetime: null,
     });
     expect(bodies[1].data).toMatchObject({ id: memberId, status: 1 });
+    await disable(hook.id);
+  });
+
+  it('link.expired once per end date, from the worker job', async () => {
+    const hook = await handler('/expired', { events: ['link.expired'] });
+    const fmt = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+    const end = new Date(now.getTime() + 3_600_000);
+    const res = await t.http
+      .post('/v1/links')
+      .set('Authorization', owner.auth)
+      .send({ location_url: 'https://example.com/sale', schedule: 1, end_date: fmt(end) });
+    expect(res.status).toBe(201);
+    const id = res.body.data.id as number;
+    const job = t.app.get(LinkExpiryJob);
+    expect(await job.announce()).toBe(0);
+    now = new Date(end.getTime() + 1_000);
+    expect(await job.announce()).toBe(1);
+    expect(await job.announce()).toBe(0);
+    // A new end date is announced again when it passes.
+    const later = new Date(now.getTime() + 3_600_000);
+    const upd = await t.http
+      .post(`/v1/links/${id}`)
+      .set('Authorization', owner.auth)
+      .send({ schedule: 1, end_date: fmt(later) });
+    expect(upd.status).toBe(200);
+    now = new Date(later.getTime() + 1_000);
+    expect(await job.announce()).toBe(1);
+    await dispatcher.drain();
+    const link = await t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth);
+    const bodies = to('/expired').map((r) => JSON.parse(r.body) as { data: unknown });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1].data).toEqual(link.body.data);
+    await disable(hook.id);
+  });
+
+  it('a domain whose record is missing on 3 daily checks in a row is disabled, with the reason', async () => {
+    const hook = await handler('/disabled', { events: ['domain.disabled'] });
+    const created = await t.http
+      .post('/v1/domains')
+      .set('Authorization', owner.auth)
+      .send({ host: 'fading.example.com' });
+    const id = created.body.data.id as number;
+    const before = await t.http.get(`/v1/domains/${id}`).set('Authorization', owner.auth);
+    const { verification } = before.body.data as { verification: { name: string; value: string } };
+    dns.records.set(verification.name, [verification.value]);
+    expect(
+      (await t.http.post(`/v1/domains/${id}/verify`).set('Authorization', owner.auth)).status,
+    ).toBe(200);
+    const job = t.app.get(DomainReverificationJob);
+    dns.records.delete(verification.name);
+    expect(await job.check()).toBe(0);
+    // A check that finds the record again starts the count over.
+    dns.records.set(verification.name, [verification.value]);
+    expect(await job.check()).toBe(0);
+    dns.records.delete(verification.name);
+    expect(await job.check()).toBe(0);
+    expect(await job.check()).toBe(0);
+    expect(await job.check()).toBe(1);
+    await dispatcher.drain();
+    const after = await t.http.get(`/v1/domains/${id}`).set('Authorization', owner.auth);
+    expect(after.body.data).toMatchObject({
+      is_enabled: false,
+      verification: { verified_datetime: null },
+    });
+    const bodies = to('/disabled').map(
+      (r) => JSON.parse(r.body) as { event: string; data: Record<string, unknown> },
+    );
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0].data).toEqual({
+      ...after.body.data,
+      reason: `The TXT record ${verification.name} with the value ${verification.value} was not found on 3 daily checks in a row (last check: no such name (NXDOMAIN)). Publish it again and verify the domain to enable it.`,
+    });
     await disable(hook.id);
   });
 

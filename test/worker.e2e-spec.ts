@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,9 @@ import { BUILT, requireBuilt, startBuilt, stopStarted, waitFor } from '@app/test
  * The built worker, started the way `npm run worker` starts it (npm test builds first). SQLite
  * only: the PostgreSQL project covers the jobs and their locks in worker-jobs.e2e-spec.ts.
  */
-const start = (env: Record<string, string>) => startBuilt(BUILT.worker, env);
+// The worker decrypts notification-handler settings with the same key as the API.
+const start = (env: Record<string, string>) =>
+  startBuilt(BUILT.worker, { SECRETS_KEY: randomBytes(32).toString('base64'), ...env });
 
 describe('Starting the built worker', () => {
   const dirs: string[] = [];
@@ -36,7 +39,7 @@ describe('Starting the built worker', () => {
       worker.output,
     );
     expect(worker.output()).toBe(
-      'Linkdock worker is running jobs: site-sweep every 6 h; off: visits-retention (VISITS_RETENTION_DAYS is unset)\n',
+      'Linkdock worker is running jobs: site-sweep every 6 h, link-expiry every 1 min, domain-reverification every 24 h; off: visits-retention (VISITS_RETENTION_DAYS is unset)\n',
     );
     await waitFor(() => !existsSync(orphan), 20000, worker.output);
     const db = new Database(join(dataDir, 'linkdock.sqlite'), { readonly: true });
@@ -59,7 +62,7 @@ describe('Starting the built worker', () => {
       worker.output,
     );
     expect(worker.output()).toBe(
-      'Linkdock worker is running jobs: visits-retention every 1 h, site-sweep every 6 h\n',
+      'Linkdock worker is running jobs: visits-retention every 1 h, site-sweep every 6 h, link-expiry every 1 min, domain-reverification every 24 h\n',
     );
     worker.child.kill('SIGINT');
     expect(await worker.exited).toEqual({ code: 0, signal: null });

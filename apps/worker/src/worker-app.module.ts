@@ -1,11 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
-import { AppConfig, ConfigModule } from '@app/config';
+import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { WorkerModule } from './worker.module';
 
-/** The worker process (`npm run worker`): configuration, the database, JSON logs and the jobs. */
+/**
+ * The worker process (`npm run worker`): configuration, the secrets key (handler settings are
+ * encrypted with it), the database, JSON logs, the jobs and the event dispatcher.
+ */
 @Module({})
 export class WorkerAppModule {
   static forRoot(config: AppConfig, logger: PinoLogger): DynamicModule {
@@ -13,8 +17,10 @@ export class WorkerAppModule {
       module: WorkerAppModule,
       imports: [
         ConfigModule.forRoot(config),
+        SecretsModule,
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }),
         DatabaseModule.forRoot(config.database),
+        EventEmitterModule.forRoot(),
         WorkerModule,
       ],
     };

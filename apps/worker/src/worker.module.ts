@@ -6,10 +6,12 @@ import { EventDispatcher } from './dispatch/event-dispatcher';
 import { JOBS, type Job } from './job';
 import { JobLocks } from './job-lock';
 import { JobRunner } from './job-runner';
+import { DomainReverificationJob } from './jobs/domain-reverification.job';
+import { LinkExpiryJob } from './jobs/link-expiry.job';
 import { SiteSweepJob } from './jobs/site-sweep.job';
 import { VisitsRetentionJob } from './jobs/visits-retention.job';
 
-const JOB_CLASSES = [VisitsRetentionJob, SiteSweepJob];
+const JOB_CLASSES = [VisitsRetentionJob, SiteSweepJob, LinkExpiryJob, DomainReverificationJob];
 
 /**
  * The background jobs and their runner. It expects the configuration (ConfigModule) and the

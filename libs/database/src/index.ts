@@ -2,6 +2,7 @@ export * from './data-source';
 export * from './database.module';
 export * from './db-values';
 export * from './domains/domain.entity';
+export * from './domains/domain-payload';
 export * from './domains/domains.repository';
 export * from './entities';
 export * from './events/delivery.entity';

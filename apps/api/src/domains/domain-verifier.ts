@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@app/common';
-import { DnsTxtResolver, TxtLookup } from './dns-txt.resolver';
+import { DnsTxtResolver, type TxtLookup } from '@app/common';
 import { verificationName, verificationValue } from './host';
 
 const SHOWN_RECORDS = 5;

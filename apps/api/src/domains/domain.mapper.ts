@@ -1,7 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { formatDateTime } from '@app/common';
-import { DomainEntity } from '@app/database';
-import { verificationName, verificationValue } from './host';
+import { DomainEntity, domainPayload } from '@app/database';
 
 /** The DNS record that proves control of the host; publishing it and verifying enables the domain. */
 export class DomainVerification {
@@ -24,22 +22,7 @@ export class DomainResponse {
 }
 
 export function toDomainResponse(domain: DomainEntity): DomainResponse {
-  return {
-    id: domain.id,
-    scheme: domain.scheme,
-    host: domain.host,
-    custom_index_url: domain.custom_index_url,
-    custom_not_found_url: domain.custom_not_found_url,
-    is_enabled: domain.is_enabled,
-    verification: {
-      type: 'TXT',
-      name: verificationName(domain.host),
-      value: verificationValue(domain.verification_token),
-      verified_datetime: formatDateTime(domain.verified_datetime),
-    },
-    last_datetime: formatDateTime(domain.last_datetime),
-    datetime: formatDateTime(domain.datetime),
-  };
+  return domainPayload(domain);
 }
 
 export class TlsCheckResponse {

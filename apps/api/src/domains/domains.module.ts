@@ -1,13 +1,9 @@
 import { Module } from '@nestjs/common';
+import { DNS_TIMEOUT_MS, DNS_TRIES, DnsTxtResolver } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DnsTxtResolver } from './dns-txt.resolver';
 import { DomainVerifier } from './domain-verifier';
 import { DomainsController } from './domains.controller';
 import { DomainsService } from './domains.service';
-
-/** Two tries per server, from 2.5 s each: a dead server fails the request within seconds. */
-const DNS_TIMEOUT_MS = 2500;
-const DNS_TRIES = 2;
 
 @Module({
   controllers: [DomainsController],

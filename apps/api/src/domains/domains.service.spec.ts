@@ -2,9 +2,14 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { QueryFailedError } from 'typeorm';
 import { Actor } from '@app/auth';
 import { Clock, DOMAIN_CHANGED, ErrorEntry, ListQuery, Paginated } from '@app/common';
-import { DomainEntity, DomainsRepository } from '@app/database';
+import { DnsTxtResolver, type TxtLookup } from '@app/common';
+import {
+  DomainEntity,
+  DomainsRepository,
+  type OutboxEventInput,
+  type RowEvents,
+} from '@app/database';
 import { rejectionEntries } from '@app/testing/app-error-entries';
-import { DnsTxtResolver, TxtLookup } from './dns-txt.resolver';
 import { DomainVerifier } from './domain-verifier';
 import { DomainsService } from './domains.service';
 
@@ -47,6 +52,15 @@ class FakeDomainsRepository implements DomainsPort {
     const index = this.rows.findIndex((d) => d.id === entity.id);
     this.rows[index] = Object.assign(new DomainEntity(), entity);
     return Promise.resolve(entity);
+  }
+
+  /** The outbox events of each write, as its transaction would have written them. */
+  readonly outbox: OutboxEventInput[] = [];
+
+  async saveRaising(entity: DomainEntity, events: RowEvents<DomainEntity>): Promise<DomainEntity> {
+    const saved = await this.save(entity);
+    this.outbox.push(...events.of([saved]));
+    return saved;
   }
 
   deleteOwned(ownerId: number, id: number): Promise<boolean> {
@@ -342,6 +356,9 @@ describe(DomainsService.name, () => {
       const response = await service.verify(ACTOR, 5);
 
       expect(resolver.asked).toEqual([name]);
+      expect(repository.outbox).toEqual([
+        { event: 'domain.verified', ownerId: ACTOR.ownerId, data: response },
+      ]);
       expect(response).toEqual({
         id: 5,
         scheme: 'https://',

@@ -54,11 +54,4 @@ export function hostProblem(host: string): string | null {
   return null;
 }
 
-/** The name at which the owner publishes the verification TXT record. */
-export function verificationName(host: string): string {
-  return `_linkdock.${host}`;
-}
-
-export function verificationValue(token: string): string {
-  return `linkdock-verify=${token}`;
-}
+export { verificationName, verificationValue } from '@app/common';

@@ -45,6 +45,10 @@ export class DomainEntity {
   @Column({ type: Date, nullable: true })
   verified_datetime!: Date | null;
 
+  /** Daily re-checks in a row that did not find the TXT record; 3 disable the domain. */
+  @Column({ type: Number, default: 0 })
+  verification_misses?: number;
+
   @Column({ type: Date })
   datetime!: Date;
 

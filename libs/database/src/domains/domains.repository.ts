@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { toDbValue } from '../db-values';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { LinkEntity } from '../links/link.entity';
 import { IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
@@ -69,5 +70,22 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
       await em.delete(DomainEntity, { id, user_id: ownerId });
       return true;
     });
+  }
+
+  /** Enabled, verified custom domains after `afterId`, by id: what the daily re-check walks. */
+  verifiedEnabled(afterId: number, limit: number): Promise<DomainEntity[]> {
+    return this.repo
+      .createQueryBuilder('d')
+      .where('d.id > :afterId', { afterId })
+      .andWhere('d.is_enabled = :on', { on: toDbValue(this.repo.manager.connection, true) })
+      .andWhere('d.verified_datetime IS NOT NULL')
+      .orderBy('d.id', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+
+  /** Stores the count of re-checks in a row that missed the record. */
+  async setVerificationMisses(id: number, misses: number): Promise<void> {
+    await this.repo.update({ id }, { verification_misses: misses });
   }
 }

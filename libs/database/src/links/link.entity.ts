@@ -76,6 +76,13 @@ export class LinkEntity {
   @Column({ type: Date, nullable: true })
   end_date!: Date | null;
 
+  /**
+   * The `end_date` for which `link.expired` was raised (the link-expiry job); a new end date
+   * makes the link due again. Never shown in the API.
+   */
+  @Column({ type: Date, nullable: true })
+  expired_event_end_date?: Date | null;
+
   @Column({ type: Date })
   datetime!: Date;
 

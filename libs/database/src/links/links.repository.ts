@@ -250,4 +250,38 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       return true;
     });
   }
+
+  /** Links whose schedule ended by `now` and whose end was not announced yet (oldest end first). */
+  expiredUnannounced(now: Date, limit: number): Promise<LinkEntity[]> {
+    return this.repo
+      .createQueryBuilder('l')
+      .where('l.end_date IS NOT NULL AND l.end_date <= :now', { now: toDbDateTime(now) })
+      .andWhere('(l.expired_event_end_date IS NULL OR l.expired_event_end_date <> l.end_date)')
+      .orderBy('l.end_date', 'ASC')
+      .addOrderBy('l.id', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+
+  /**
+   * Marks the link's current end as announced and writes its events, in one transaction; false
+   * when another worker announced it first or the end date changed meanwhile.
+   */
+  async announceExpiry(link: LinkEntity, events: LinkEvents): Promise<boolean> {
+    return this.repo.manager.transaction(async (em) => {
+      const result = await em
+        .createQueryBuilder()
+        .update(LinkEntity)
+        .set({ expired_event_end_date: link.end_date })
+        .where('id = :id AND end_date = :end', {
+          id: link.id,
+          end: link.end_date === null ? null : toDbDateTime(link.end_date),
+        })
+        .andWhere('(expired_event_end_date IS NULL OR expired_event_end_date <> end_date)')
+        .execute();
+      if ((result.affected ?? 0) === 0) return false;
+      await writeOutboxEvents(em, events.of([link]), events.now);
+      return true;
+    });
+  }
 }

@@ -11,6 +11,7 @@ import { SplashPageColor1764600000000 as PostgresSplashPageColor } from './postg
 import { BigintCounters1764700000000 as PostgresBigintCounters } from './postgres/1764700000000-bigint-counters';
 import { EventsOutbox1764800000000 as PostgresEventsOutbox } from './postgres/1764800000000-events-outbox';
 import { EventDeliveries1764810000000 as PostgresEventDeliveries } from './postgres/1764810000000-event-deliveries';
+import { EventJobs1764820000000 as PostgresEventJobs } from './postgres/1764820000000-event-jobs';
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
@@ -25,6 +26,7 @@ import { SplashPageColor1764600000000 as SqliteSplashPageColor } from './sqlite/
 import { BigintCounters1764700000000 as SqliteBigintCounters } from './sqlite/1764700000000-bigint-counters';
 import { EventsOutbox1764800000000 as SqliteEventsOutbox } from './sqlite/1764800000000-events-outbox';
 import { EventDeliveries1764810000000 as SqliteEventDeliveries } from './sqlite/1764810000000-event-deliveries';
+import { EventJobs1764820000000 as SqliteEventJobs } from './sqlite/1764820000000-event-jobs';
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
@@ -42,6 +44,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteBigintCounters,
   SqliteEventsOutbox,
   SqliteEventDeliveries,
+  SqliteEventJobs,
   SqliteApiKeyScope,
 ];
 export const POSTGRES_MIGRATIONS = [
@@ -58,5 +61,6 @@ export const POSTGRES_MIGRATIONS = [
   PostgresBigintCounters,
   PostgresEventsOutbox,
   PostgresEventDeliveries,
+  PostgresEventJobs,
   PostgresApiKeyScope,
 ];

@@ -1,0 +1,2 @@
+export * from './dns-txt.resolver';
+export * from './domain-verification';
