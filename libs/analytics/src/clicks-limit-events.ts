@@ -27,25 +27,42 @@ export function crossedClicksLimit(settings: string, after: number, added: numbe
 const LINK_SELECT = `SELECT l.*, d."scheme" AS "domain_scheme", d."host" AS "domain_host"
   FROM "links" l LEFT JOIN "domains" d ON d."id" = l."domain_id" WHERE l."id" IN`;
 
-type LinkRow = Record<string, unknown> & {
+/** A `links` row as the drivers return it (dates as text on SQLite, counters as text on PostgreSQL). */
+interface LinkRow {
+  id: number | string;
+  user_id: number | string;
+  project_id: number | string | null;
+  domain_id: number | string;
+  splash_page_id: number | string | null;
+  type: string;
+  url: string;
+  location_url: string | null;
+  settings: string;
+  password_hash: string | null;
+  clicks: number | string;
+  is_enabled: boolean | number;
+  start_date: string | Date | null;
+  end_date: string | Date | null;
+  datetime: string | Date;
+  last_datetime: string | Date | null;
   domain_scheme: string | null;
   domain_host: string | null;
-};
+}
 
 function toEntity(row: LinkRow): LinkEntity {
-  const date = (v: unknown) =>
-    v === null || v === undefined ? null : v instanceof Date ? v : fromDbDateTime(String(v));
+  const date = (v: string | Date | null) =>
+    v === null ? null : v instanceof Date ? v : fromDbDateTime(v);
   return Object.assign(new LinkEntity(), {
     id: Number(row.id),
     user_id: Number(row.user_id),
     project_id: row.project_id === null ? null : Number(row.project_id),
     domain_id: Number(row.domain_id),
     splash_page_id: row.splash_page_id === null ? null : Number(row.splash_page_id),
-    type: String(row.type),
-    url: String(row.url),
-    location_url: row.location_url === null ? null : String(row.location_url),
-    settings: String(row.settings),
-    password_hash: row.password_hash === null ? null : String(row.password_hash),
+    type: row.type,
+    url: row.url,
+    location_url: row.location_url,
+    settings: row.settings,
+    password_hash: row.password_hash,
     clicks: Number(row.clicks),
     is_enabled: row.is_enabled === true || row.is_enabled === 1,
     start_date: date(row.start_date),

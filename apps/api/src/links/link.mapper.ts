@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { formatDateTime } from '@app/common';
 import { LinkEntity, linkPayload } from '@app/database';
 
 export class StaticSiteInfo {
