@@ -49,7 +49,7 @@ describe('toNotificationMessage', () => {
         data: { email: 'ana@example.com', name: 'Ana' },
       },
       'New submission',
-      `Ana filled in a email collector on bio page 4 (record 9). ${APP}/v1/data/9`,
+      `New email collector record from Ana on bio page 4 (record 9). ${APP}/v1/data/9`,
     ],
     [
       'payment.created',

@@ -26,10 +26,10 @@ function linkName(data: Data): string {
 const SENTENCES: Record<string, (data: Data, appUrl: string) => { title: string; text: string }> = {
   'data.created': (d) => {
     const record = (d.data ?? {}) as Data;
-    const who = text(record.name) || text(record.email) || text(record.phone) || 'A visitor';
+    const who = text(record.name) || text(record.email) || text(record.phone) || 'a visitor';
     return {
       title: 'New submission',
-      text: `${who} filled in a ${text(d.type).replace(/_/g, ' ')} on bio page ${text(d.link_id)} (record ${text(d.id)}).`,
+      text: `New ${text(d.type).replace(/_/g, ' ')} record from ${who} on bio page ${text(d.link_id)} (record ${text(d.id)}).`,
     };
   },
   'payment.created': (d) => ({
