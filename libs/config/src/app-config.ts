@@ -29,6 +29,11 @@ export interface AppConfig {
   staticSites: StaticSitesConfig;
   /** Where background jobs run: inside the API process, or in `npm run worker` processes. */
   worker: WorkerMode;
+  /**
+   * How long a worker holds a delivery it took (EVENTS_LEASE_SECONDS): a worker that dies
+   * mid-delivery leaves it to another after this long. Longer than NOTIFY_TIMEOUT_MS.
+   */
+  eventsLeaseMs: number;
 }
 
 /** Bounds of uploaded static sites (see README: STATIC_MAX_*). */

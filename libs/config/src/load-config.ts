@@ -68,6 +68,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   );
   const visitsRetentionDays = retention === 0 ? null : retention;
 
+  const eventsLeaseSeconds = parseInteger(
+    get('EVENTS_LEASE_SECONDS'),
+    'EVENTS_LEASE_SECONDS',
+    120,
+    2,
+    3_600,
+    problems,
+  );
+
   const rawWorker = get('WORKER');
   const worker = WORKER_MODES.find((m) => m === (rawWorker ?? 'internal').toLowerCase());
   if (worker === undefined) {
@@ -115,6 +124,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     notifications,
     staticSites,
     worker: worker ?? 'internal',
+    eventsLeaseMs: eventsLeaseSeconds * 1000,
   };
 }
 

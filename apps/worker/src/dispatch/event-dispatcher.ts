@@ -37,8 +37,6 @@ export const RETRY_DELAYS_MS = [
 ];
 /** A handler whose deliveries have all failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 3 * DAY_MS;
-/** How long a claimed delivery is this worker's; after that another worker may retry it. */
-export const LEASE_MS = 2 * 60_000;
 const CLAIM_BATCH = 64;
 const IN_FLIGHT = 16;
 const FAN_OUT_BATCH = 500;
@@ -141,7 +139,11 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
       if (this.stopped) return false;
       const fanned = await this.deliveries.fanOut(this.clock.now(), FAN_OUT_BATCH);
       if (fanned === null) return true;
-      const claimed = await this.deliveries.claimDue(this.clock.now(), LEASE_MS, CLAIM_BATCH);
+      const claimed = await this.deliveries.claimDue(
+        this.clock.now(),
+        this.config.eventsLeaseMs,
+        CLAIM_BATCH,
+      );
       if (claimed === null) return true;
       if (claimed.length === 0 && fanned === 0) return false;
       await this.deliverAll(claimed);
