@@ -34,6 +34,7 @@ describe('notifications configuration', () => {
         WHATSAPP_API_URL: 'http://127.0.0.1:9002/v21.0',
         WHATSAPP_TOKEN: 'wa',
         WHATSAPP_PHONE_NUMBER_ID: '123',
+        WHATSAPP_TEMPLATE: 'linkdock_event',
       }).notifications,
     ).toEqual({
       secretsKey: Buffer.from(HEX, 'hex'),
@@ -50,7 +51,12 @@ describe('notifications configuration', () => {
         authToken: 'tok',
         from: '+15550001111',
       },
-      whatsapp: { apiUrl: 'http://127.0.0.1:9002/v21.0', token: 'wa', phoneNumberId: '123' },
+      whatsapp: {
+        apiUrl: 'http://127.0.0.1:9002/v21.0',
+        token: 'wa',
+        phoneNumberId: '123',
+        template: { name: 'linkdock_event', language: 'en_US' },
+      },
     });
   });
 
@@ -70,6 +76,10 @@ describe('notifications configuration', () => {
     [{ NOTIFY_VENDOR_BASE_URL: 'x' }, 'NOTIFY_VENDOR_BASE_URL must be an http(s) URL'],
     [{ TWILIO_ACCOUNT_SID: 'AC1' }, 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM'],
     [{ WHATSAPP_TOKEN: 'x' }, 'WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID must be set together'],
+    [
+      { WHATSAPP_TOKEN: 'x', WHATSAPP_PHONE_NUMBER_ID: '1', WHATSAPP_TEMPLATE: 'Bad Name' },
+      'WHATSAPP_TEMPLATE must be a template name (lowercase letters, digits, _)',
+    ],
   ])('refuses %j', (env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);

@@ -14,7 +14,16 @@ export interface NotificationsConfig {
   /** NOTIFY_VENDOR_BASE_URL: when set, Slack/Discord/Google Chat/Teams webhooks go to `<base>/<type><path>`. */
   vendorBaseUrl: string | null;
   twilio: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
-  whatsapp: { apiUrl: string; token: string; phoneNumberId: string } | null;
+  whatsapp: {
+    apiUrl: string;
+    token: string;
+    phoneNumberId: string;
+    /**
+     * The approved message template events are sent with (WHATSAPP_TEMPLATE, with two body
+     * parameters: the title and the text), and its language; null sends plain text.
+     */
+    template: { name: string; language: string } | null;
+  } | null;
 }
 
 type Get = (name: string) => string | undefined;
@@ -97,6 +106,11 @@ export function parseNotificationsConfig(get: Get, problems: string[]): Notifica
             ),
             token: waToken,
             phoneNumberId: waPhone,
+            template: parseWhatsappTemplate(
+              get('WHATSAPP_TEMPLATE'),
+              get('WHATSAPP_TEMPLATE_LANGUAGE'),
+              problems,
+            ),
           }
         : null,
   };
@@ -135,4 +149,21 @@ function parseBaseUrl(
   }
   problems.push(`${name} must be an http(s) URL (got "${raw}")`);
   return fallback;
+}
+
+/** A template name as Meta allows them (lowercase, digits, underscores) and a language code. */
+function parseWhatsappTemplate(
+  name: string | undefined,
+  language: string | undefined,
+  problems: string[],
+): { name: string; language: string } | null {
+  if (name === undefined) return null;
+  if (!/^[a-z0-9_]{1,512}$/.test(name)) {
+    problems.push('WHATSAPP_TEMPLATE must be a template name (lowercase letters, digits, _)');
+  }
+  const lang = language ?? 'en_US';
+  if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(lang)) {
+    problems.push('WHATSAPP_TEMPLATE_LANGUAGE must be a language code such as en_US or fr');
+  }
+  return { name, language: lang };
 }

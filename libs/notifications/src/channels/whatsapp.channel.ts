@@ -5,7 +5,44 @@ import { ChannelResult, NotificationMessage } from '../notification-message';
 import { HttpSender } from '../outbound/http-sender';
 import { Channel, httpResult } from './channel';
 
-/** WhatsApp Cloud API: a text message from the operator's business number. */
+/**
+ * The Cloud API message for one notification. Events use the configured template (the API
+ * refuses free-form text a business starts outside a 24-hour customer-service window), its body
+ * parameters the title and the text; a test message, or no template configured, is plain text.
+ */
+export function whatsappMessage(
+  to: string,
+  message: NotificationMessage,
+  template: { name: string; language: string } | null,
+): Record<string, unknown> {
+  const base = { messaging_product: 'whatsapp', to: to.replace(/^\+/, '') };
+  if (template !== null && message.delivery !== undefined) {
+    return {
+      ...base,
+      type: 'template',
+      template: {
+        name: template.name,
+        language: { code: template.language },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: message.title.slice(0, 1024) },
+              { type: 'text', text: message.text.replace(/\s*\n\s*/g, ' ').slice(0, 1024) },
+            ],
+          },
+        ],
+      },
+    };
+  }
+  return {
+    ...base,
+    type: 'text',
+    text: { preview_url: false, body: `${message.title}\n${message.text}`.slice(0, 4096) },
+  };
+}
+
+/** WhatsApp Cloud API: messages from the operator's business number. */
 @Injectable()
 export class WhatsappChannel implements Channel {
   readonly types = ['whatsapp'] as const;
@@ -35,12 +72,7 @@ export class WhatsappChannel implements Channel {
         method: 'POST',
         url: `${wa.apiUrl}/${encodeURIComponent(wa.phoneNumberId)}/messages`,
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${wa.token}` },
-        body: JSON.stringify({
-          messaging_product: 'whatsapp',
-          to: settings[type].replace(/^\+/, ''),
-          type: 'text',
-          text: { preview_url: false, body: `${message.title}\n${message.text}`.slice(0, 4096) },
-        }),
+        body: JSON.stringify(whatsappMessage(settings[type], message, wa.template)),
       },
       'operator',
     );
