@@ -128,7 +128,6 @@ describe('Notification handlers', () => {
           x_access_token_secret: '****9999',
         },
       ],
-      ['push_subscriber_id', { push_subscriber_id: '42' }, { push_subscriber_id: '42' }],
     ])('%s: secrets are masked in the response', async (type, fields, shown) => {
       const { data } = await create({ name: type, type, ...fields, is_enabled: 0 });
       const got = await t.http
@@ -394,21 +393,7 @@ describe('Notification handlers', () => {
       expect(got.headers.authorization).toBe(expected);
     });
 
-    it.each([
-      [
-        'push_subscriber_id',
-        { push_subscriber_id: '7' },
-        'Delivery for push_subscriber_id is not available yet.',
-      ],
-    ])('%s: refused with 400 channel_unavailable, nothing sent', async (type, fields, title) => {
-      const { data } = await create({ name: type, type, ...fields });
-      const res = await test(data.id);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        errors: [{ status: 400, title, field: 'type', code: 'channel_unavailable' }],
-      });
-      expect(http.received).toEqual([]);
-    });
+    // push_subscriber_id: delivered to a local push service in push-subscribers.e2e-spec.ts.
   });
 
   describe('update', () => {

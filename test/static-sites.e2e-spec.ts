@@ -647,7 +647,9 @@ describe('Static sites', () => {
 
     it('removes the new files when the database write fails, on create and on replace', async () => {
       const repo = t.app.get(LinksRepository);
-      const insert = jest.spyOn(repo, 'insert').mockRejectedValueOnce(new Error('database down'));
+      const insert = jest
+        .spyOn(repo, 'insertWithEvents')
+        .mockRejectedValueOnce(new Error('database down'));
       const failed = await refused(() =>
         create({ name: 'Unlucky' }, { name: 'a.html', data: '<p>unlucky' }),
       );

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { writeOutboxEvents } from '@app/database';
 import {
   closeAfterAll,
@@ -185,6 +186,21 @@ const EXPECTATIONS: Record<string, Expectation> = {
     del(`/v1/notification-handlers/${await fx.handler(u)}`),
   ),
 
+  'GET /v1/push-subscribers': read(() => Promise.resolve(get('/v1/push-subscribers'))),
+  'GET /v1/push-subscribers/vapid-public-key': read(() =>
+    Promise.resolve(get('/v1/push-subscribers/vapid-public-key')),
+  ),
+  'POST /v1/push-subscribers': create(
+    () => Promise.resolve(post('/v1/push-subscribers', pushSubscription())),
+    (id) => `/v1/push-subscribers/${id}`,
+  ),
+  'GET /v1/push-subscribers/{id}': read(async (fx, u) =>
+    get(`/v1/push-subscribers/${await fx.pushSubscriber(u)}`),
+  ),
+  'DELETE /v1/push-subscribers/{id}': remove(async (fx, u) =>
+    del(`/v1/push-subscribers/${await fx.pushSubscriber(u)}`),
+  ),
+
   'GET /v1/qr-codes': read(() => Promise.resolve(get('/v1/qr-codes'))),
   'POST /v1/qr-codes': create(
     () =>
@@ -244,6 +260,19 @@ const EXPECTATIONS: Record<string, Expectation> = {
     del(`/v1/teams-member/${await fx.invitationTo(u)}`),
   ),
 };
+
+/** A browser's PushSubscription with a fresh P-256 key and endpoint. */
+function pushSubscription(): Record<string, unknown> {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://push.example.com/send/${randomBytes(8).toString('hex')}`,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+  };
+}
 
 /** Creates resources through the API, as a user acting in its own workspace. */
 class Fixtures {
@@ -318,6 +347,10 @@ class Fixtures {
       `SELECT "id" FROM "deliveries" WHERE "handler_id" = ${handlerId}`,
     );
     return { handlerId, deliveryId: Number(row.id) };
+  }
+
+  pushSubscriber(user: TestUser): Promise<number> {
+    return this.create(user, '/v1/push-subscribers', pushSubscription());
   }
 
   apiKey(user: TestUser): Promise<number> {

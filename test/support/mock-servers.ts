@@ -7,6 +7,8 @@ export interface Received {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes (binary bodies: web push). */
+  raw: Buffer;
 }
 
 /** A local HTTP server that records every request and answers what the test asks for. */
@@ -30,6 +32,7 @@ export class MockHttpServer {
           url: req.url ?? '',
           headers: req.headers,
           body: Buffer.concat(chunks).toString('utf8'),
+          raw: Buffer.concat(chunks),
         });
         const answer = this.answers.get((req.url ?? '').split('?')[0]) ?? {
           status: 200,

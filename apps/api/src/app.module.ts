@@ -32,6 +32,7 @@ import { LinksModule } from './links/links.module';
 import { loggerModuleParams } from './logger-options';
 import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
 import { ProjectsModule } from './projects/projects.module';
+import { PushSubscribersModule } from './push-subscribers/push-subscribers.module';
 import { QrCodesModule } from './qr-codes/qr-codes.module';
 import { SignaturesModule } from './signatures/signatures.module';
 import { SplashPagesModule } from './splash-pages/splash-pages.module';
@@ -76,6 +77,7 @@ export class AppModule {
         DomainsModule,
         SignaturesModule,
         NotificationHandlersModule,
+        PushSubscribersModule,
         TeamsModule,
         QrCodesModule,
         StatisticsModule,

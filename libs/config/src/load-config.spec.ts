@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './load-config';
 
 const NOTIFICATIONS_DEFAULTS = {
   secretsKey: null,
+  vapidKeys: null,
+  vapidSubject: null,
   allowPrivateWebhooks: false,
   timeoutMs: 10000,
   smtpUrl: null,

@@ -35,9 +35,12 @@ describe('notifications configuration', () => {
         WHATSAPP_TOKEN: 'wa',
         WHATSAPP_PHONE_NUMBER_ID: '123',
         WHATSAPP_TEMPLATE: 'linkdock_event',
+        VAPID_SUBJECT: 'mailto:ops@example.com',
       }).notifications,
     ).toEqual({
       secretsKey: Buffer.from(HEX, 'hex'),
+      vapidKeys: null,
+      vapidSubject: 'mailto:ops@example.com',
       allowPrivateWebhooks: true,
       timeoutMs: 2500,
       smtpUrl: 'smtp://u:p@mail.example.com:587',
@@ -76,6 +79,8 @@ describe('notifications configuration', () => {
     [{ NOTIFY_VENDOR_BASE_URL: 'x' }, 'NOTIFY_VENDOR_BASE_URL must be an http(s) URL'],
     [{ TWILIO_ACCOUNT_SID: 'AC1' }, 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM'],
     [{ WHATSAPP_TOKEN: 'x' }, 'WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID must be set together'],
+    [{ VAPID_PUBLIC_KEY: 'abc' }, 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together'],
+    [{ VAPID_SUBJECT: 'ops@example.com' }, 'VAPID_SUBJECT must be a mailto: or https: URL'],
     [
       { WHATSAPP_TOKEN: 'x', WHATSAPP_PHONE_NUMBER_ID: '1', WHATSAPP_TEMPLATE: 'Bad Name' },
       'WHATSAPP_TEMPLATE must be a template name (lowercase letters, digits, _)',

@@ -2,6 +2,13 @@
 export interface NotificationsConfig {
   /** SECRETS_KEY: 32-byte AES-256-GCM key, or null to use (or create) `$DATA_DIR/secrets.key`. */
   secretsKey: Buffer | null;
+  /**
+   * VAPID keys for web push (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, base64url); null derives
+   * them from the secrets key, so every instance signs with the same pair and nothing is stored.
+   */
+  vapidKeys: { publicKey: string; privateKey: string } | null;
+  /** The contact push services see in each request (VAPID_SUBJECT: mailto: or https:). */
+  vapidSubject: string | null;
   /** ALLOW_PRIVATE_WEBHOOKS=1 lets outbound requests reach private, loopback and link-local addresses. */
   allowPrivateWebhooks: boolean;
   /** Per outbound request (connect, send, read), in milliseconds. */
@@ -64,8 +71,30 @@ export function parseNotificationsConfig(get: Get, problems: string[]): Notifica
   if ((waToken === undefined) !== (waPhone === undefined)) {
     problems.push('WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID must be set together');
   }
+  const vapidPublic = get('VAPID_PUBLIC_KEY');
+  const vapidPrivate = get('VAPID_PRIVATE_KEY');
+  let vapidKeys: { publicKey: string; privateKey: string } | null = null;
+  if ((vapidPublic === undefined) !== (vapidPrivate === undefined)) {
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
+  } else if (vapidPublic !== undefined && vapidPrivate !== undefined) {
+    const pub = Buffer.from(vapidPublic, 'base64url');
+    const priv = Buffer.from(vapidPrivate, 'base64url');
+    if (pub.length !== 65 || pub[0] !== 4 || priv.length !== 32) {
+      problems.push(
+        'VAPID_PUBLIC_KEY must be a 65-byte and VAPID_PRIVATE_KEY a 32-byte P-256 key, base64url (npx web-push generate-vapid-keys)',
+      );
+    } else {
+      vapidKeys = { publicKey: vapidPublic, privateKey: vapidPrivate };
+    }
+  }
+  const vapidSubject = get('VAPID_SUBJECT') ?? null;
+  if (vapidSubject !== null && !/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(vapidSubject)) {
+    problems.push('VAPID_SUBJECT must be a mailto: or https: URL');
+  }
   return {
     secretsKey,
+    vapidKeys,
+    vapidSubject,
     allowPrivateWebhooks: allow === '1',
     timeoutMs,
     smtpUrl,

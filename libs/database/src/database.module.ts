@@ -8,6 +8,7 @@ import { DeliveriesRepository, DeliveryLogRepository } from './events/deliveries
 import { LinksRepository } from './links/links.repository';
 import { NotificationHandlersRepository } from './notification-handlers/notification-handlers.repository';
 import { ProjectsRepository } from './projects/projects.repository';
+import { PushSubscribersRepository } from './push-subscribers/push-subscribers.repository';
 import { QrCodesRepository } from './qr-codes/qr-codes.repository';
 import { SignaturesRepository } from './signatures/signatures.repository';
 import { SplashPagesRepository } from './splash-pages/splash-pages.repository';
@@ -28,6 +29,7 @@ const REPOSITORIES = [
   NotificationHandlersRepository,
   DeliveriesRepository,
   DeliveryLogRepository,
+  PushSubscribersRepository,
   TeamsRepository,
   TeamMembersRepository,
   QrCodesRepository,

@@ -4,6 +4,7 @@ import { OutboxEventEntity } from './events/outbox-event.entity';
 import { LinkEntity } from './links/link.entity';
 import { NotificationHandlerEntity } from './notification-handlers/notification-handler.entity';
 import { ProjectEntity } from './projects/project.entity';
+import { PushSubscriberEntity } from './push-subscribers/push-subscriber.entity';
 import { QrCodeEntity } from './qr-codes/qr-code.entity';
 import { SignatureEntity } from './signatures/signature.entity';
 import { SplashPageEntity } from './splash-pages/splash-page.entity';
@@ -42,5 +43,6 @@ export const ENTITIES = [
   QrCodeEntity,
   OutboxEventEntity,
   DeliveryEntity,
+  PushSubscriberEntity,
   SplashPageEntity,
 ];

@@ -16,6 +16,8 @@ export * from './notification-handlers/notification-handlers.repository';
 export * from './owned.repository';
 export * from './projects/project.entity';
 export * from './projects/projects.repository';
+export * from './push-subscribers/push-subscriber.entity';
+export * from './push-subscribers/push-subscribers.repository';
 export * from './qr-codes/qr-code.entity';
 export * from './qr-codes/qr-codes.repository';
 export * from './run-migrations';

@@ -1,5 +1,7 @@
 export * from './channels/oauth1';
+export * from './channels/push.channel';
 export * from './channels/standard-webhooks';
+export * from './channels/vapid';
 export * from './channels/webhook.channel';
 export * from './events/catalogue';
 export * from './events/envelope';

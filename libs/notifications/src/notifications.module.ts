@@ -3,6 +3,7 @@ import { SECRETS_KEY } from '@app/config';
 import { Channel, CHANNELS } from './channels/channel';
 import { ChatWebhookChannel } from './channels/chat-webhook.channel';
 import { EmailChannel } from './channels/email.channel';
+import { PushChannel } from './channels/push.channel';
 import { TelegramChannel } from './channels/telegram.channel';
 import { TwilioChannel } from './channels/twilio.channel';
 import { WebhookChannel } from './channels/webhook.channel';
@@ -21,6 +22,7 @@ const CHANNEL_CLASSES = [
   TwilioChannel,
   WhatsappChannel,
   XChannel,
+  PushChannel,
 ];
 
 /** The delivery interface: Notifier, its channels, and the secrets box. */
@@ -37,6 +39,6 @@ const CHANNEL_CLASSES = [
     HandlerSettingsCodec,
     Notifier,
   ],
-  exports: [Notifier, HandlerSettingsCodec],
+  exports: [Notifier, HandlerSettingsCodec, PushChannel],
 })
 export class NotificationsModule {}

@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Actor } from '@app/auth';
-import { AppError, Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
-import { NotificationHandlerEntity, NotificationHandlersRepository } from '@app/database';
+import { AppError, Clock, ListQuery, NotFoundError, Paginated, Problem } from '@app/common';
+import {
+  NotificationHandlerEntity,
+  NotificationHandlersRepository,
+  PushSubscribersRepository,
+} from '@app/database';
 import {
   DeliveryOutcome,
+  HandlerSettings,
   HandlerSettingsCodec,
   HandlerType,
   Notifier,
@@ -25,6 +30,7 @@ export class NotificationHandlersService {
     private readonly codec: HandlerSettingsCodec,
     private readonly notifier: Notifier,
     private readonly clock: Clock,
+    private readonly subscribers: PushSubscribersRepository,
   ) {}
 
   async list(actor: Actor, query: ListQuery): Promise<Paginated<NotificationHandlerResponse>> {
@@ -40,6 +46,7 @@ export class NotificationHandlersService {
     dto: CreateNotificationHandlerDto,
   ): Promise<CreatedNotificationHandlerResponse> {
     const built = buildHandlerSettings(dto.type, dto, {});
+    await this.checkSubscriber(actor, dto.type, built);
     if (built.problems.length > 0) {
       throw new AppError('validation_failed', built.problems);
     }
@@ -68,6 +75,7 @@ export class NotificationHandlersService {
     const current =
       type === handler.type ? (this.codec.tryOpen(handler.settings_encrypted) ?? {}) : {};
     const built = buildHandlerSettings(type, dto, current);
+    await this.checkSubscriber(actor, type, built);
     if (built.problems.length > 0) {
       throw new AppError('validation_failed', built.problems);
     }
@@ -115,6 +123,22 @@ export class NotificationHandlersService {
       text: `This is a test message for the notification handler "${handler.name}".`,
       data: { notification_handler_id: handler.id, type: handler.type },
     });
+  }
+
+  /** A push handler must name one of the owner's push subscribers. */
+  private async checkSubscriber(
+    actor: Actor,
+    type: HandlerType,
+    built: { settings: HandlerSettings; problems: Problem[] },
+  ): Promise<void> {
+    const id = built.settings.push_subscriber_id;
+    if (type !== 'push_subscriber_id' || id === undefined) return;
+    if (!(await this.subscribers.findOwned(actor.ownerId, Number(id)))) {
+      built.problems.push({
+        title: `push_subscriber_id ${id} is not one of your push subscribers.`,
+        field: 'push_subscriber_id',
+      });
+    }
   }
 
   /** Unreadable secrets show as empty settings rather than failing the whole read or list. */

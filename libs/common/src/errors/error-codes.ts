@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   signature_not_found: 404,
   notification_handler_not_found: 404,
   delivery_not_found: 404,
+  push_subscriber_not_found: 404,
   team_not_found: 404,
   team_member_not_found: 404,
   method_not_allowed: 405,

@@ -12,6 +12,7 @@ import { BigintCounters1764700000000 as PostgresBigintCounters } from './postgre
 import { EventsOutbox1764800000000 as PostgresEventsOutbox } from './postgres/1764800000000-events-outbox';
 import { EventDeliveries1764810000000 as PostgresEventDeliveries } from './postgres/1764810000000-event-deliveries';
 import { EventJobs1764820000000 as PostgresEventJobs } from './postgres/1764820000000-event-jobs';
+import { PushSubscribers1764830000000 as PostgresPushSubscribers } from './postgres/1764830000000-push-subscribers';
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
@@ -27,6 +28,7 @@ import { BigintCounters1764700000000 as SqliteBigintCounters } from './sqlite/17
 import { EventsOutbox1764800000000 as SqliteEventsOutbox } from './sqlite/1764800000000-events-outbox';
 import { EventDeliveries1764810000000 as SqliteEventDeliveries } from './sqlite/1764810000000-event-deliveries';
 import { EventJobs1764820000000 as SqliteEventJobs } from './sqlite/1764820000000-event-jobs';
+import { PushSubscribers1764830000000 as SqlitePushSubscribers } from './sqlite/1764830000000-push-subscribers';
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
@@ -45,6 +47,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteEventsOutbox,
   SqliteEventDeliveries,
   SqliteEventJobs,
+  SqlitePushSubscribers,
   SqliteApiKeyScope,
 ];
 export const POSTGRES_MIGRATIONS = [
@@ -62,5 +65,6 @@ export const POSTGRES_MIGRATIONS = [
   PostgresEventsOutbox,
   PostgresEventDeliveries,
   PostgresEventJobs,
+  PostgresPushSubscribers,
   PostgresApiKeyScope,
 ];

@@ -9,7 +9,7 @@ export interface OutboundRequest {
   method: 'GET' | 'POST';
   url: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }
 
 export interface OutboundResponse {
@@ -131,7 +131,12 @@ function send(
 ): Promise<OutboundResponse> {
   const maxBody = policy.maxBodyBytes ?? 64 * 1024;
   const client = url.protocol === 'https:' ? https : http;
-  const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+  const body =
+    request.body === undefined
+      ? undefined
+      : Buffer.isBuffer(request.body)
+        ? request.body
+        : Buffer.from(request.body, 'utf8');
   return new Promise<OutboundResponse>((resolve, reject) => {
     const remaining = deadline - Date.now();
     if (remaining <= 0) {
