@@ -13,7 +13,7 @@ import {
 import { EventDispatcher, RETRY_DELAYS_MS } from '../apps/worker/src/dispatch/event-dispatcher';
 import { DomainReverificationJob } from '../apps/worker/src/jobs/domain-reverification.job';
 import { LinkExpiryJob } from '../apps/worker/src/jobs/link-expiry.job';
-import { MockHttpServer } from './support/mock-servers';
+import { MockHttpServer, MockSmtpServer } from './support/mock-servers';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const MINUTE = 60_000;
@@ -26,13 +26,22 @@ describe('Events: outbox, deliveries, retries', () => {
   let now: Date;
   let dns: TestDnsServer;
   const http = new MockHttpServer();
+  const smtp = new MockSmtpServer();
   const opened = closeAfterAll();
 
   beforeAll(async () => {
     opened.add(await http.start(), (server) => server.stop());
     dns = opened.add(await startTestDnsServer());
+    opened.add(await smtp.start(), (server) => server.stop());
     t = await createTestApp({
-      env: { ALLOW_PRIVATE_WEBHOOKS: '1', NOTIFY_TIMEOUT_MS: '5000', DNS_SERVERS: dns.address },
+      env: {
+        ALLOW_PRIVATE_WEBHOOKS: '1',
+        NOTIFY_TIMEOUT_MS: '5000',
+        DNS_SERVERS: dns.address,
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        SMTP_FROM: 'Linkdock <bot@links.test>',
+        NOTIFY_VENDOR_BASE_URL: `${http.url}/vendor`,
+      },
     });
     opened.add(t);
     owner = await t.createUser();
@@ -274,7 +283,46 @@ describe('Events: outbox, deliveries, retries', () => {
       last_datetime: null,
     });
     expect(bodies[1].data).toMatchObject({ id: memberId, status: 1 });
+    // The invitee is told by email (SMTP is configured here), after the answer.
+    for (let i = 0; i < 50 && !smtp.mails.some((m) => m.to.includes(member.email)); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const invitation = smtp.mails.find((m) => m.to.includes(member.email));
+    // Quoted-printable: soft line breaks and =3D undone.
+    const text = invitation?.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=') ?? '';
+    expect(text).toContain('Subject: You are invited to the team Events team on Linkdock');
+    expect(text).toContain(`POST /v1/teams-member/${memberId} with status=1`);
     await disable(hook.id);
+  });
+
+  it('a chat handler gets a sentence with the link, an email handler a mail', async () => {
+    const slack = await t.http
+      .post('/v1/notification-handlers')
+      .set('Authorization', owner.auth)
+      .send({
+        name: 'Chat',
+        type: 'slack',
+        slack: 'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXevents12',
+        events: ['link.created'],
+      });
+    expect(slack.status).toBe(201);
+    const mail = await t.http
+      .post('/v1/notification-handlers')
+      .set('Authorization', owner.auth)
+      .send({ name: 'Mail', type: 'email', email: 'ops@example.com', events: ['link.created'] });
+    expect(mail.status).toBe(201);
+    const id = await createLink('https://example.com/announce');
+    await dispatcher.drain();
+    const link = await t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth);
+    const full = link.body.data.full_url as string;
+    const sentence = `${full} was created, pointing to https://example.com/announce. ${full}`;
+    const [chat] = to('/vendor/slack/services/T000/B000/XXXXXXXXXXXXevents12');
+    expect(JSON.parse(chat.body)).toEqual({ text: `*Link created*\n${sentence}` });
+    const mails = smtp.mails.filter((m) => m.to.includes('ops@example.com'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].raw).toContain('Subject: Link created');
+    expect(mails[0].raw).toContain('Content-Type: text/html');
+    await Promise.all([disable(slack.body.data.id), disable(mail.body.data.id)]);
   });
 
   it('link.expired once per end date, from the worker job', async () => {

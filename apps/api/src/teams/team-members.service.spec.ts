@@ -1,5 +1,6 @@
 import { Actor, UsersService } from '@app/auth';
 import { Clock, ErrorEntry } from '@app/common';
+import type { AppConfig } from '@app/config';
 import {
   TeamEntity,
   TeamMemberEntity,
@@ -7,6 +8,7 @@ import {
   TeamsRepository,
   UserEntity,
 } from '@app/database';
+import type { Notifier } from '@app/notifications';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { TeamMembersService } from './team-members.service';
 import { TeamsMemberService } from './teams-member.service';
@@ -87,7 +89,15 @@ function setup() {
   const repo = members as unknown as TeamMembersRepository;
   return {
     members,
-    owner: new TeamMembersService(teams as unknown as TeamsRepository, repo, users, clock),
+    owner: new TeamMembersService(
+      teams as unknown as TeamsRepository,
+      repo,
+      users,
+      clock,
+      // No SMTP here: invitation emails are covered end to end in events.e2e-spec.ts.
+      { unavailableReason: () => 'SMTP_URL is not set' } as unknown as Notifier,
+      { appUrl: 'http://links.test' } as AppConfig,
+    ),
     invitee: new TeamsMemberService(repo, users, clock),
   };
 }

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Actor, UsersService } from '@app/auth';
 import { AppError, Clock, NotFoundError } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   type AccessFlags,
   accessColumns,
@@ -9,6 +10,7 @@ import {
   TeamMembersRepository,
   TeamsRepository,
 } from '@app/database';
+import { Notifier } from '@app/notifications';
 import { CreateTeamMemberDto } from './dto/create-team-member.dto';
 import { UpdateTeamMemberDto } from './dto/update-team-member.dto';
 import { memberEvents, TeamMemberResponse, toTeamMemberResponse } from './team.mapper';
@@ -23,7 +25,10 @@ export class TeamMembersService {
     private readonly members: TeamMembersRepository,
     private readonly users: UsersService,
     private readonly clock: Clock,
+    private readonly notifier: Notifier,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+  private readonly logger = new Logger(TeamMembersService.name);
 
   async list(actor: Actor, teamId: number): Promise<TeamMemberResponse[]> {
     await this.findTeam(actor, teamId);
@@ -57,7 +62,30 @@ export class TeamMembersService {
       },
       memberEvents('team_member.invited', now),
     );
+    void this.emailInvitee(id, dto.user_email, owner.email);
     return { id };
+  }
+
+  /**
+   * Tells the invitee by email when SMTP is configured. The invitation itself is already saved
+   * (the invitee also finds it in GET /v1/teams-member); a failed email is logged, not retried.
+   */
+  private async emailInvitee(id: number, email: string, inviter: string): Promise<void> {
+    if (this.notifier.unavailableReason('email') !== null) return;
+    const team = await this.members.teamOf(id);
+    const outcome = await this.notifier.deliver(
+      'email',
+      { email },
+      {
+        event: 'team_member.invited',
+        title: `You are invited to the team ${team?.name ?? ''} on Linkdock`,
+        text: `${inviter} invited you to the team "${team?.name ?? ''}". To accept, sign in to ${this.config.appUrl} with an account for ${email} and accept invitation ${id}: POST /v1/teams-member/${id} with status=1.`,
+        data: { team_member_id: id, team_id: team?.id ?? null },
+      },
+    );
+    if (!outcome.ok) {
+      this.logger.warn(`Invitation email to ${email} failed: ${outcome.error ?? 'unknown error'}`);
+    }
   }
 
   /** Replaces the access flags; without `access` only last_datetime changes. */

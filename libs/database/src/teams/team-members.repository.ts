@@ -68,6 +68,12 @@ export class TeamMembersRepository {
     return this.repo.find({ where: { team_id: In(teamIds) }, order: { id: 'ASC' } });
   }
 
+  /** The team of a membership. */
+  async teamOf(memberId: number): Promise<TeamEntity | null> {
+    const member = await this.repo.findOne({ where: { id: memberId }, relations: { team: true } });
+    return member?.team ?? null;
+  }
+
   async emailInvited(teamId: number, email: string): Promise<boolean> {
     return (await this.repo.countBy({ team_id: teamId, user_email: email.toLowerCase() })) > 0;
   }
