@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { EVENT_SCHEMAS } from './openapi-events';
 
 /** The OpenAPI document, generated from controllers and DTOs. docs/openapi.json is its copy. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -17,6 +18,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('bearer')
     .build();
   return SwaggerModule.createDocument(app, config, {
+    // The bodies webhooks receive (docs/events.md), as components.
+    extraModels: EVENT_SCHEMAS,
     operationIdFactory: (controllerKey: string, methodKey: string) =>
       `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
