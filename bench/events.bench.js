@@ -11,14 +11,12 @@
 //     request to the last event received.
 // Numbers only: nothing here is asserted on timing.
 'use strict';
-const { spawn } = require('node:child_process');
 const { createServer } = require('node:http');
 const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { createPostgresSchema, parseArgs, waitForUrl } = require('./lib');
+const { createPostgresSchema, parseArgs, startBuiltApi } = require('./lib');
 
-const root = join(__dirname, '..');
 const args = parseArgs(process.argv.slice(2));
 const db = args.db ?? 'sqlite';
 const SECONDS = Number(args.seconds ?? 5);
@@ -101,18 +99,8 @@ async function main() {
     env.DATABASE_URL = schema.url;
     env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
   }
-  const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  server.stdout.on('data', (chunk) => (output += chunk));
-  const base = `http://127.0.0.1:${port}`;
+  const { base, key, stop } = await startBuiltApi(env, port);
   try {
-    await waitForUrl(`${base}/health`);
-    while (!/ld_[A-Za-z0-9_-]{20,}/.test(output)) await new Promise((r) => setTimeout(r, 100));
-    const key = /ld_[A-Za-z0-9_-]{20,}/.exec(output)[0];
-
     await singles(base, key); // warm-up, no handler
     const baseline = await singles(base, key);
     const made = await fetch(`${base}/v1/notification-handlers`, {
@@ -174,8 +162,7 @@ async function main() {
       `bulk: ${bulkIds.length} events delivered in ${bulkSeconds.toFixed(2)} s: ${Math.round(bulkIds.length / bulkSeconds)} deliveries/s${bulkAllIn ? '' : ' (some never arrived)'}`,
     );
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await stop();
     receiver.server.close();
     if (schema) await schema.drop();
   }

@@ -54,4 +54,34 @@ async function createPostgresSchema(prefix) {
   };
 }
 
-module.exports = { parseArgs, waitForUrl, createPostgresSchema };
+/**
+ * Starts the built API with `env` on 127.0.0.1:`port`, waits until it answers and has printed
+ * its first API key; `stop()` sends SIGTERM and waits for the exit.
+ */
+async function startBuiltApi(env, port) {
+  const { spawn } = require('node:child_process');
+  const { join } = require('node:path');
+  const server = spawn(process.execPath, [join(__dirname, '..', 'dist/apps/api/src/main.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise((resolve) => {
+      if (server.exitCode !== null) return resolve();
+      server.once('exit', resolve);
+      server.kill('SIGTERM');
+    });
+  try {
+    await waitForUrl(`${base}/health`);
+    while (!/ld_[A-Za-z0-9_-]{20,}/.test(output)) await new Promise((r) => setTimeout(r, 100));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { server, base, key: /ld_[A-Za-z0-9_-]{20,}/.exec(output)[0], stop };
+}
+
+module.exports = { parseArgs, waitForUrl, createPostgresSchema, startBuiltApi };

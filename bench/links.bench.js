@@ -8,11 +8,11 @@
 // generated file of `import` rows into the same database, and the same import again (which must
 // create nothing). Numbers only: nothing here is asserted on timing.
 'use strict';
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { createPostgresSchema, parseArgs, waitForUrl } = require('./lib');
+const { createPostgresSchema, parseArgs, startBuiltApi } = require('./lib');
 
 const root = join(__dirname, '..');
 const args = parseArgs(process.argv.slice(2));
@@ -115,18 +115,8 @@ async function main() {
     env.DATABASE_URL = schema.url;
     env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
   }
-  const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  server.stdout.on('data', (chunk) => (output += chunk));
-  const base = `http://127.0.0.1:${port}`;
+  const { base, key, stop } = await startBuiltApi(env, port);
   try {
-    await waitForUrl(`${base}/health`);
-    while (!/ld_[A-Za-z0-9_-]{20,}/.test(output)) await new Promise((r) => setTimeout(r, 100));
-    const key = /ld_[A-Za-z0-9_-]{20,}/.exec(output)[0];
-
     await singles(base, key); // warm-up
     const single = await singles(base, key);
     const bulk = await batches(base, key);
@@ -141,8 +131,7 @@ async function main() {
     );
     console.log(`bulk / single         ${(bulkRate / singleRate).toFixed(1)}x`);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await stop();
   }
 
   if (IMPORT_ROWS > 0) {
