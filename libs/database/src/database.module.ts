@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DatabaseConfig } from '@app/config';
 import { AppDataSource, buildDataSourceOptions } from './data-source';
+import { BiolinkBlocksRepository } from './biolink-blocks/biolink-blocks.repository';
+import { DataRepository } from './data/data.repository';
 import { DomainsRepository } from './domains/domains.repository';
 import { ENTITIES } from './entities';
 import { LinksRepository } from './links/links.repository';
@@ -29,6 +31,8 @@ const REPOSITORIES = [
   TeamMembersRepository,
   QrCodesRepository,
   SplashPagesRepository,
+  BiolinkBlocksRepository,
+  DataRepository,
 ];
 
 /** The data source and every repository, available to all modules. */

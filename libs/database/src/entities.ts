@@ -1,3 +1,5 @@
+import { BiolinkBlockEntity } from './biolink-blocks/biolink-block.entity';
+import { DatumEntity } from './data/datum.entity';
 import { DomainEntity } from './domains/domain.entity';
 import { OutboxEventEntity } from './events/outbox-event.entity';
 import { LinkEntity } from './links/link.entity';
@@ -41,4 +43,6 @@ export const ENTITIES = [
   QrCodeEntity,
   OutboxEventEntity,
   SplashPageEntity,
+  BiolinkBlockEntity,
+  DatumEntity,
 ];

@@ -11,6 +11,7 @@ import { SplashPageColor1764600000000 as PostgresSplashPageColor } from './postg
 import { BigintCounters1764700000000 as PostgresBigintCounters } from './postgres/1764700000000-bigint-counters';
 import { EventsOutbox1764800000000 as PostgresEventsOutbox } from './postgres/1764800000000-events-outbox';
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
+import { BioPages1765300000000 as PostgresBioPages } from './postgres/1765300000000-bio-pages';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -24,6 +25,7 @@ import { SplashPageColor1764600000000 as SqliteSplashPageColor } from './sqlite/
 import { BigintCounters1764700000000 as SqliteBigintCounters } from './sqlite/1764700000000-bigint-counters';
 import { EventsOutbox1764800000000 as SqliteEventsOutbox } from './sqlite/1764800000000-events-outbox';
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
+import { BioPages1765300000000 as SqliteBioPages } from './sqlite/1765300000000-bio-pages';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -40,6 +42,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteBigintCounters,
   SqliteEventsOutbox,
   SqliteApiKeyScope,
+  SqliteBioPages,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -55,4 +58,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresBigintCounters,
   PostgresEventsOutbox,
   PostgresApiKeyScope,
+  PostgresBioPages,
 ];
