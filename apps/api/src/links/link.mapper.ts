@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { formatDateTime } from '@app/common';
-import { LinkEntity, LinkSettings, parseLinkSettings, TARGETING_TYPES } from '@app/database';
+import {
+  BIOLINK_UPLOADS_PATH,
+  LinkEntity,
+  LinkSettings,
+  parseLinkSettings,
+  TARGETING_TYPES,
+} from '@app/database';
 
 export class StaticSiteInfo {
   @ApiProperty({ enum: ['html', 'zip'], description: 'How the site was uploaded' })
@@ -14,7 +20,7 @@ export class StaticSiteInfo {
 
 export class LinkResponse {
   @ApiProperty({ example: 1 }) id!: number;
-  @ApiProperty({ enum: ['link', 'walink', 'static'], example: 'link' }) type!: string;
+  @ApiProperty({ enum: ['link', 'walink', 'static', 'biolink'], example: 'link' }) type!: string;
   @ApiProperty({ example: 'spring-sale', description: 'The alias' }) url!: string;
   @ApiProperty({ type: String, nullable: true, example: 'https://example.com/page' })
   location_url!: string | null;
@@ -32,7 +38,7 @@ export class LinkResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'http_status_code, password (whether one is set), sensitive_content, schedule, clicks_limit, expiration_url, forward_query_parameters_is_enabled, utm {source, medium, campaign}, targeting_type (false when off) and targeting_<type> [{key, value}]; walinks add phone_number and message; static links add name',
+      'http_status_code, password (whether one is set), sensitive_content, schedule, clicks_limit, expiration_url, forward_query_parameters_is_enabled, utm {source, medium, campaign}, targeting_type (false when off) and targeting_<type> [{key, value}]; walinks add phone_number and message; static links add name; bio pages (biolink) add name, title, description, avatar (URL or null), background_color, background_color_two (null = solid), text_color, button_color, button_text_color, font, seo_title, seo_description, seo_noindex',
   })
   settings!: Record<string, unknown>;
   @ApiProperty({ example: 10 }) clicks!: number;
@@ -49,8 +55,9 @@ export class LinkResponse {
 export function toSettingsResponse(
   settings: LinkSettings,
   hasPassword: boolean,
+  uploadsBase: string | null = null,
 ): Record<string, unknown> {
-  const { targeting, targeting_type, phone_number, message, ...rest } = settings;
+  const { targeting, targeting_type, phone_number, message, biolink, ...rest } = settings;
   delete rest.static_site;
   const out: Record<string, unknown> = {
     ...rest,
@@ -64,11 +71,26 @@ export function toSettingsResponse(
     out.phone_number = phone_number;
     out.message = message ?? null;
   }
+  if (biolink) {
+    Object.assign(out, biolink, {
+      avatar:
+        biolink.avatar === null || uploadsBase === null
+          ? null
+          : `${uploadsBase}/${BIOLINK_UPLOADS_PATH}/${biolink.avatar}`,
+    });
+  }
   return out;
 }
 
-/** `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host). */
-export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse {
+/**
+ * `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host);
+ * `appUrl` is where uploads are served (the avatar of a bio page), by default `baseUrl`.
+ */
+export function toLinkResponse(
+  link: LinkEntity,
+  baseUrl: string,
+  appUrl: string = baseUrl,
+): LinkResponse {
   const settings = parseLinkSettings(link.settings);
   const response: LinkResponse = {
     id: link.id,
@@ -79,7 +101,7 @@ export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse 
     domain_id: link.domain_id,
     project_id: link.project_id,
     splash_page_id: link.splash_page_id,
-    settings: toSettingsResponse(settings, link.password_hash !== null),
+    settings: toSettingsResponse(settings, link.password_hash !== null, appUrl),
     clicks: link.clicks,
     is_enabled: link.is_enabled,
     start_date: formatDateTime(link.start_date),

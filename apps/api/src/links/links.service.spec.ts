@@ -17,6 +17,7 @@ import {
 import type { SiteStorage } from '@app/storage';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { LinkChecks } from './link-checks.service';
+import { BiolinkFiles } from './biolink-files';
 import { LinkInputService } from './link-input.service';
 import { LinksService } from './links.service';
 import { StaticSites } from './static/static-sites.service';
@@ -181,6 +182,7 @@ describe(LinksService.name, () => {
       emitter,
       clock,
       sites,
+      new BiolinkFiles({ appUrl: APP_URL, dataDir: '/nonexistent' } as AppConfig),
       { appUrl: APP_URL } as AppConfig,
     );
   });
