@@ -59,7 +59,11 @@ export class BiolinkFiles {
 /** An image re-encoded as a PNG no larger than `side`; SVG is rasterized (no script survives). */
 async function normalize(field: string, side: number, buffer: Buffer): Promise<Buffer> {
   const bad = (): AppError =>
-    new AppError('validation_failed', `${field} must be a PNG, JPEG, WebP, GIF or SVG image.`, field);
+    new AppError(
+      'validation_failed',
+      `${field} must be a PNG, JPEG, WebP, GIF or SVG image.`,
+      field,
+    );
   try {
     const image = sharp(buffer, { limitInputPixels: MAX_INPUT_PIXELS, density: 144 });
     const meta = await image.metadata();

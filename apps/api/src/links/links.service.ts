@@ -74,7 +74,11 @@ export class LinksService {
     const input = await this.input.validateCreate(actor, dto, upload);
     const { settings, domainId, alias } = input;
     if (avatar && !settings.biolink) {
-      throw new AppError('validation_failed', 'avatar is only for links of type biolink.', 'avatar');
+      throw new AppError(
+        'validation_failed',
+        'avatar is only for links of type biolink.',
+        'avatar',
+      );
     }
     if (avatar && settings.biolink) {
       settings.biolink.avatar = await this.images.store('avatar', AVATAR_SIDE, avatar);

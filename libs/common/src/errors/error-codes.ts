@@ -29,6 +29,8 @@ export const ERROR_STATUS = {
   api_key_not_found: 404,
   signature_not_found: 404,
   notification_handler_not_found: 404,
+  biolink_block_not_found: 404,
+  datum_not_found: 404,
   team_not_found: 404,
   team_member_not_found: 404,
   method_not_allowed: 405,
