@@ -6,6 +6,7 @@ import {
   TestDnsServer,
   TestUser,
 } from '@app/testing';
+import { DatumEntity } from '@app/database';
 import { buildOpenApiDocument } from '../apps/api/src/openapi';
 
 /**
@@ -176,6 +177,27 @@ const EXPECTATIONS: Record<string, Expectation> = {
     del(`/v1/notification-handlers/${await fx.handler(u)}`),
   ),
 
+  'GET /v1/biolink-blocks': read(() => Promise.resolve(get('/v1/biolink-blocks'))),
+  'POST /v1/biolink-blocks': create(
+    async (fx, u) =>
+      post('/v1/biolink-blocks', { link_id: await fx.bioPage(u), type: 'heading', text: 'Hi' }),
+    (id) => `/v1/biolink-blocks/${id}`,
+  ),
+  'GET /v1/biolink-blocks/{id}': read(async (fx, u) =>
+    get(`/v1/biolink-blocks/${await fx.block(u)}`),
+  ),
+  'POST /v1/biolink-blocks/{id}': update(async (fx, u) =>
+    post(`/v1/biolink-blocks/${await fx.block(u)}`, { text: 'Changed' }),
+  ),
+  'DELETE /v1/biolink-blocks/{id}': remove(async (fx, u) =>
+    del(`/v1/biolink-blocks/${await fx.block(u)}`),
+  ),
+
+  'GET /v1/data': read(() => Promise.resolve(get('/v1/data'))),
+  'GET /v1/data/export': read(() => Promise.resolve(get('/v1/data/export?format=json'))),
+  'GET /v1/data/{id}': read(async (fx, u) => get(`/v1/data/${await fx.datum(u)}`)),
+  'DELETE /v1/data/{id}': remove(async (fx, u) => del(`/v1/data/${await fx.datum(u)}`)),
+
   'GET /v1/qr-codes': read(() => Promise.resolve(get('/v1/qr-codes'))),
   'POST /v1/qr-codes': create(
     () =>
@@ -287,6 +309,34 @@ class Fixtures {
       type: 'webhook',
       webhook: 'http://127.0.0.1:9/hook',
     });
+  }
+
+  bioPage(user: TestUser): Promise<number> {
+    return this.create(user, '/v1/links', { type: 'biolink' });
+  }
+
+  async block(user: TestUser): Promise<number> {
+    const link = await this.bioPage(user);
+    return this.create(user, '/v1/biolink-blocks', { link_id: link, type: 'heading', text: 'x' });
+  }
+
+  /** A collected data record, written as a visitor's form would leave it. */
+  async datum(user: TestUser): Promise<number> {
+    const block = await this.block(user);
+    const saved = await this.t.dataSource.getRepository(DatumEntity).save({
+      user_id: user.id,
+      biolink_block_id: block,
+      link_id: 0,
+      project_id: null,
+      type: 'email_collector',
+      data: JSON.stringify({ email: 'lead@example.com', name: 'Lead' }),
+      email: 'lead@example.com',
+      name: 'Lead',
+      phone: null,
+      slot_start: null,
+      datetime: new Date(),
+    });
+    return saved.id;
   }
 
   apiKey(user: TestUser): Promise<number> {
