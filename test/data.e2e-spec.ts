@@ -14,7 +14,7 @@ describe('Collected data', () => {
 
   async function insert(
     user: TestUser,
-    values: Partial<DatumEntity> & { type: string; data: Record<string, unknown> },
+    values: Partial<Omit<DatumEntity, 'data'>> & { type: string; data: Record<string, unknown> },
   ): Promise<number> {
     const data = values.data;
     const saved = await t.dataSource.getRepository(DatumEntity).save({
