@@ -264,7 +264,7 @@ describe('Bio pages for visitors', () => {
     expect((await dataOf(b)).map((d) => d.data)).toEqual([{ phone: '+12015550123', name: null }]);
   });
 
-  it('limits posts per visitor and page with a 429 page', async () => {
+  it('limits posts per visitor and form with a 429 page', async () => {
     const id = await page('bio-limit');
     const b = await block({ link_id: id, type: 'email_collector' });
     const token = await tokenOf('bio-limit', b);

@@ -113,7 +113,7 @@ h1{font-size:1.5rem;margin:0 0 .25rem}
 h2,h3{margin:.5rem 0 0;text-align:center}
 p{margin:0}
 .center{text-align:center}
-.button,button{display:block;width:100%;min-height:3rem;padding:.75rem 1rem;border:0;border-radius:.75rem;background:${button};color:${buttonText};font:600 1rem/1.4 inherit;font-family:inherit;text-align:center;text-decoration:none;cursor:pointer}
+.button,button{display:block;width:100%;min-height:3rem;padding:.75rem 1rem;border:0;border-radius:.75rem;background:${button};color:${buttonText};font-weight:600;font-size:1rem;line-height:1.4;font-family:inherit;text-align:center;text-decoration:none;cursor:pointer}
 .button:focus-visible,button:focus-visible,input:focus-visible,textarea:focus-visible{outline:3px solid ${text};outline-offset:2px}
 figure{margin:0}
 figure img{display:block;width:100%;height:auto;border-radius:.75rem}

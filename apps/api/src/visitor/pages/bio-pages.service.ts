@@ -23,7 +23,7 @@ import { pageHeaders } from './visitor-pages';
 /** How long a form token lasts, and how long a rendered page (with its tokens) is reused. */
 export const FORM_TOKEN_SECONDS = 2 * 3600;
 const RENDER_REUSE_MS = 15 * 60_000;
-/** Posts a visitor (by address, for one page) may send a minute. */
+/** Posts a visitor (by address) may send to one form a minute. */
 export const FORM_POSTS_PER_MINUTE = 10;
 const EMAIL = /^[^\s@<>"'`(),;:\\]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
 const TAKEN = 'Someone has just booked that time. Please choose another.';
@@ -166,7 +166,7 @@ export class BioPages {
     }
     const ip = clientIp(visit.req, this.trusted);
     const hits = await this.limits.increment(
-      `bio-form:${link.id}:${ip}`,
+      `bio-form:${block.id}:${ip}`,
       60_000,
       FORM_POSTS_PER_MINUTE,
       60_000,
