@@ -206,7 +206,7 @@ describe('Collected data', () => {
     );
     const body = res.body as Buffer;
     expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const rows = parse(body, { bom: true, columns: true }) as Record<string, string>[];
+    const rows: Record<string, string>[] = parse(body, { bom: true, columns: true });
     expect(Object.keys(rows[0])).toEqual([
       'id',
       'biolink_block_id',

@@ -1,3 +1,4 @@
+import { DatumEntity } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -6,7 +7,6 @@ import {
   TestDnsServer,
   TestUser,
 } from '@app/testing';
-import { DatumEntity } from '@app/database';
 import { buildOpenApiDocument } from '../apps/api/src/openapi';
 
 /**

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DatabaseConfig } from '@app/config';
-import { AppDataSource, buildDataSourceOptions } from './data-source';
 import { BiolinkBlocksRepository } from './biolink-blocks/biolink-blocks.repository';
 import { DataRepository } from './data/data.repository';
+import { AppDataSource, buildDataSourceOptions } from './data-source';
 import { DomainsRepository } from './domains/domains.repository';
 import { ENTITIES } from './entities';
 import { LinksRepository } from './links/links.repository';

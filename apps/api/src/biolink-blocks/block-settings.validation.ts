@@ -62,7 +62,7 @@ export const BLOCK_FIELDS: Record<BiolinkBlockType, Record<string, FieldRule>> =
   paragraph: { text: text(4096, null, true) },
   image: { image_alt: text(256), location_url: url() },
   socials: Object.fromEntries(
-    SOCIAL_NETWORKS.map((n) => [n, { rule: { kind: 'handle' }, initial: null } as FieldRule]),
+    SOCIAL_NETWORKS.map((n) => [n, { rule: { kind: 'handle' }, initial: null }]),
   ),
   email_collector: COLLECTOR,
   phone_collector: COLLECTOR,

@@ -37,6 +37,7 @@ import {
   Uploads,
 } from '@app/common';
 import type { AppConfig } from '@app/config';
+import { MAX_BIOLINK_IMAGE_BYTES } from './biolink-files';
 import { BulkCreatedLinkDto, BulkLinksFormDto } from './bulk/bulk-links.dto';
 import { LinksBulkService } from './bulk/links-bulk.service';
 import {
@@ -45,7 +46,6 @@ import {
   LinksExportService,
   parseExportFormat,
 } from './bulk/links-export.service';
-import { MAX_BIOLINK_IMAGE_BYTES } from './biolink-files';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
 import { LinkResponse } from './link.mapper';

@@ -16,8 +16,8 @@ import {
 } from '@app/database';
 import type { SiteStorage } from '@app/storage';
 import { rejectionEntries } from '@app/testing/app-error-entries';
-import { LinkChecks } from './link-checks.service';
 import { BiolinkFiles } from './biolink-files';
+import { LinkChecks } from './link-checks.service';
 import { LinkInputService } from './link-input.service';
 import { LinksService } from './links.service';
 import { StaticSites } from './static/static-sites.service';

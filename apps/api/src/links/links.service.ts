@@ -19,9 +19,9 @@ import {
   LinksRepository,
   parseLinkSettings,
 } from '@app/database';
+import { BiolinkFiles } from './biolink-files';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
-import { BiolinkFiles } from './biolink-files';
 import { LinkInputService } from './link-input.service';
 import { LinkResponse, toLinkResponse } from './link.mapper';
 import { SiteReplacement } from './static/site-replacement';
