@@ -29,8 +29,11 @@ export interface VisitorBio {
   blocks: VisitorBlock[];
   /** Pages with an appointment block show live slots: they are rendered per request. */
   hasAppointments: boolean;
-  /** The page as last rendered without form state, and until when its form tokens last. */
-  rendered: { html: string; freshUntil: number } | null;
+  /**
+   * The page as last rendered without form state, encoded with its headers (what a view sends),
+   * and until when it is reused (its form tokens last longer).
+   */
+  rendered: { body: Buffer; headers: string[]; freshUntil: number } | null;
 }
 
 export function compileBio(

@@ -64,12 +64,19 @@ export class BioPages {
     const now = this.clock.now().getTime();
     if (!bio.hasAppointments) {
       if (bio.rendered === null || bio.rendered.freshUntil <= now) {
+        const body = Buffer.from(this.render(visit, link, bio, new Map(), null));
         bio.rendered = {
-          html: this.render(visit, link, bio, new Map(), null),
+          body,
+          headers: Object.entries(this.headers(bio, 200, body.length)).flatMap(([k, v]) => [
+            k,
+            String(v),
+          ]),
           freshUntil: now + RENDER_REUSE_MS,
         };
       }
-      this.send(visit, bio, 200, bio.rendered.html);
+      // The cached page: one buffer and one header object for every view.
+      visit.res.writeHead(200, bio.rendered.headers);
+      visit.res.end(visit.head ? undefined : bio.rendered.body);
       return;
     }
     settle(
@@ -308,16 +315,26 @@ export class BioPages {
   }
 
   private send(visit: Visit, bio: VisitorBio, status: number, html: string): void {
+    const body = Buffer.from(html);
+    visit.res.writeHead(status, this.headers(bio, status, body.length));
+    visit.res.end(visit.head ? undefined : body);
+  }
+
+  /** The visitor pages' headers with this page's CSP; indexable unless `seo_noindex`. */
+  private headers(
+    bio: VisitorBio,
+    status: number,
+    length: number,
+  ): Record<string, string | number> {
     const headers: Record<string, string | number> = {
       ...pageHeaders(this.csp),
-      'Content-Length': Buffer.byteLength(html),
+      'Content-Length': length,
     };
     if (!bio.settings.seo_noindex) {
       delete headers['X-Robots-Tag'];
     }
     if (status === 429) headers['Retry-After'] = '60';
-    visit.res.writeHead(status, headers);
-    visit.res.end(visit.head ? undefined : html);
+    return headers;
   }
 
   /** A form token: its expiry and an HMAC of it, the link and the block with the app's secret. */
