@@ -210,6 +210,22 @@ describe('Bio pages and their blocks', () => {
         expect.objectContaining({ field: 'avatar', code: 'validation_failed' }),
       );
     });
+    it('refuses bio pages in bulk, naming the item', async () => {
+      const res = await t.http
+        .post('/v1/links/bulk')
+        .set('Authorization', owner.auth)
+        .send([{ location_url: 'https://example.com/' }, { type: 'biolink' }]);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        {
+          status: 400,
+          title:
+            'Link [1]: Bio pages cannot be created in bulk: create each with POST /v1/links and its blocks with /v1/biolink-blocks.',
+          field: '[1].type',
+          code: 'validation_failed',
+        },
+      ]);
+    });
   });
 
   describe('/v1/biolink-blocks', () => {

@@ -157,6 +157,18 @@ export class LinksBulkService {
         ],
       };
     }
+    if (item.type === 'biolink') {
+      return {
+        ok: false,
+        problems: [
+          {
+            title:
+              'Bio pages cannot be created in bulk: create each with POST /v1/links and its blocks with /v1/biolink-blocks.',
+            field: 'type',
+          },
+        ],
+      };
+    }
     let dto: CreateLinkDto;
     try {
       dto = (await this.pipe.transform(item, {
