@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { VisitRecorder } from '@app/analytics';
 import { DataRepository, OutboxEventEntity } from '@app/database';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { VISITOR_SECRET } from '../apps/api/src/visitor/visitor-secret';
 
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
@@ -246,6 +248,49 @@ describe('Bio pages for visitors', () => {
         name: 'Eve',
       },
     ]);
+  });
+
+  it('refuses a correctly signed token that has expired', async () => {
+    const id = await page('bio-expired');
+    const b = await block({ link_id: id, type: 'email_collector' });
+    const secret = t.app.get<Buffer>(VISITOR_SECRET);
+    const exp = Math.floor(Date.now() / 1000) - 1;
+    const sig = createHmac('sha256', secret)
+      .update(`bio-form|${id}|${b}|${exp}`)
+      .digest('base64url');
+    const res = await send('bio-expired', b, { token: `${exp}.${sig}`, email: 'a@example.com' });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('This form has expired.');
+    expect(res.text).toContain('value="a@example.com"');
+    expect(await dataOf(b)).toEqual([]);
+    // The same signature scheme with an expiry ahead is accepted: the refusal was the expiry.
+    const later = Math.floor(Date.now() / 1000) + 600;
+    const ok = createHmac('sha256', secret)
+      .update(`bio-form|${id}|${b}|${later}`)
+      .digest('base64url');
+    const good = await send('bio-expired', b, { token: `${later}.${ok}`, email: 'a@example.com' });
+    expect(good.status).toBe(200);
+  });
+
+  it('shows the splash page first (not counted), then the page', async () => {
+    const splash = await t.http
+      .post('/v1/splash-pages')
+      .set('Authorization', owner.auth)
+      .send({ name: 'Welcome', title: 'Welcome splash' });
+    expect(splash.status).toBe(201);
+    const id = await page('bio-splash', { splash_page_id: splash.body.data.id });
+    await block({ link_id: id, type: 'heading', text: 'Behind the splash' });
+    const first = await view('/bio-splash');
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('Welcome splash');
+    expect(first.text).not.toContain('Behind the splash');
+    const cookie = String(first.headers['set-cookie']).split(';')[0];
+    expect(cookie).toBe(`ld_sp_${id}=1`);
+    const second = await view('/bio-splash').set('Cookie', cookie);
+    expect(second.text).toContain('<h2>Behind the splash</h2>');
+    await t.app.get(VisitRecorder).flush();
+    const got = await t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth);
+    expect(got.body.data.clicks).toBe(1);
   });
 
   it('phone collector: E.164, and 303 to thank_you_url', async () => {
