@@ -166,6 +166,7 @@ async function countVisits(kind, dataDir, url, linkId) {
   );
   const goal = edge.result.rps >= 30_000 && edge.result.p99 <= 5;
   console.log(`goal (>= 30000 req/s and p99 <= 5 ms): ${goal ? 'met' : 'NOT met'}`);
+  await require('./bio-page-case').runBioPageCase({ db, duration, connections });
 })().catch((error) => {
   console.error(error);
   process.exit(1);

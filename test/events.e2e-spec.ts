@@ -397,6 +397,50 @@ describe('Events: outbox, deliveries, retries', () => {
     await disable(hook.id);
   });
 
+  it('a visitor filling a collector sends data.created to the handler its block picked', async () => {
+    // events: [] — it gets data.created only because the block chose it.
+    const hook = await handler('/collected', { events: [] });
+    const page = await t.http
+      .post('/v1/links')
+      .set('Authorization', owner.auth)
+      .send({ type: 'biolink', url: 'events-bio' });
+    expect(page.status).toBe(201);
+    const block = await t.http
+      .post('/v1/biolink-blocks')
+      .set('Authorization', owner.auth)
+      .send({
+        link_id: page.body.data.id,
+        type: 'email_collector',
+        notification_handlers_ids: [hook.id],
+      });
+    expect(block.status).toBe(201);
+    const blockId = block.body.data.id as number;
+    const chrome =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+    const html = (await t.http.get('/events-bio').set('User-Agent', chrome)).text;
+    const token = /name="token" value="([^"]+)"/.exec(html.slice(html.indexOf(`id="b${blockId}"`)));
+    expect(token).not.toBeNull();
+    const sent = await t.http
+      .post(`/events-bio/b/${blockId}`)
+      .set('User-Agent', chrome)
+      .type('form')
+      .send({ token: token![1], name: 'Ada', email: 'ada@example.com', website: '' })
+      .redirects(0);
+    expect(sent.status).toBe(200);
+    await dispatcher.drain();
+    const [request] = to('/collected');
+    const body = new Webhook(hook.webhook_secret).verify(
+      request.body,
+      request.headers as Record<string, string>,
+    ) as { event: string; data: { id: number } };
+    expect(body.event).toBe('data.created');
+    const record = await t.http.get(`/v1/data/${body.data.id}`).set('Authorization', owner.auth);
+    expect(record.status).toBe(200);
+    expect(body.data).toEqual(record.body.data);
+    expect(record.body.data.data).toEqual({ name: 'Ada', email: 'ada@example.com' });
+    await disable(hook.id);
+  });
+
   it('bulk creation raises one link.created per link', async () => {
     const hook = await handler('/bulk', { events: ['link.created'] });
     const res = await t.http

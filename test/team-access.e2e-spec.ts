@@ -1,5 +1,5 @@
 import { createECDH, randomBytes } from 'node:crypto';
-import { writeOutboxEvents } from '@app/database';
+import { DatumEntity, writeOutboxEvents } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -201,6 +201,27 @@ const EXPECTATIONS: Record<string, Expectation> = {
     del(`/v1/push-subscribers/${await fx.pushSubscriber(u)}`),
   ),
 
+  'GET /v1/biolink-blocks': read(() => Promise.resolve(get('/v1/biolink-blocks'))),
+  'POST /v1/biolink-blocks': create(
+    async (fx, u) =>
+      post('/v1/biolink-blocks', { link_id: await fx.bioPage(u), type: 'heading', text: 'Hi' }),
+    (id) => `/v1/biolink-blocks/${id}`,
+  ),
+  'GET /v1/biolink-blocks/{id}': read(async (fx, u) =>
+    get(`/v1/biolink-blocks/${await fx.block(u)}`),
+  ),
+  'POST /v1/biolink-blocks/{id}': update(async (fx, u) =>
+    post(`/v1/biolink-blocks/${await fx.block(u)}`, { text: 'Changed' }),
+  ),
+  'DELETE /v1/biolink-blocks/{id}': remove(async (fx, u) =>
+    del(`/v1/biolink-blocks/${await fx.block(u)}`),
+  ),
+
+  'GET /v1/data': read(() => Promise.resolve(get('/v1/data'))),
+  'GET /v1/data/export': read(() => Promise.resolve(get('/v1/data/export?format=json'))),
+  'GET /v1/data/{id}': read(async (fx, u) => get(`/v1/data/${await fx.datum(u)}`)),
+  'DELETE /v1/data/{id}': remove(async (fx, u) => del(`/v1/data/${await fx.datum(u)}`)),
+
   'GET /v1/qr-codes': read(() => Promise.resolve(get('/v1/qr-codes'))),
   'POST /v1/qr-codes': create(
     () =>
@@ -351,6 +372,34 @@ class Fixtures {
 
   pushSubscriber(user: TestUser): Promise<number> {
     return this.create(user, '/v1/push-subscribers', pushSubscription());
+  }
+
+  bioPage(user: TestUser): Promise<number> {
+    return this.create(user, '/v1/links', { type: 'biolink' });
+  }
+
+  async block(user: TestUser): Promise<number> {
+    const link = await this.bioPage(user);
+    return this.create(user, '/v1/biolink-blocks', { link_id: link, type: 'heading', text: 'x' });
+  }
+
+  /** A collected data record, written as a visitor's form would leave it. */
+  async datum(user: TestUser): Promise<number> {
+    const block = await this.block(user);
+    const saved = await this.t.dataSource.getRepository(DatumEntity).save({
+      user_id: user.id,
+      biolink_block_id: block,
+      link_id: 0,
+      project_id: null,
+      type: 'email_collector',
+      data: JSON.stringify({ email: 'lead@example.com', name: 'Lead' }),
+      email: 'lead@example.com',
+      name: 'Lead',
+      phone: null,
+      slot_start: null,
+      datetime: new Date(),
+    });
+    return saved.id;
   }
 
   apiKey(user: TestUser): Promise<number> {

@@ -26,6 +26,8 @@ import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import { StorageModule } from '@app/storage';
 import { WorkerModule } from '../../worker/src/worker.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { BiolinkBlocksModule } from './biolink-blocks/biolink-blocks.module';
+import { DataModule } from './data/data.module';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { LinksModule } from './links/links.module';
@@ -78,6 +80,8 @@ export class AppModule {
         SignaturesModule,
         NotificationHandlersModule,
         PushSubscribersModule,
+        BiolinkBlocksModule,
+        DataModule,
         TeamsModule,
         QrCodesModule,
         StatisticsModule,

@@ -80,7 +80,7 @@ function events(rows: LinkRow[], appUrl: string): OutboxEventInput[] {
     return {
       event: 'link.clicks_limit_reached',
       ownerId: link.user_id,
-      data: { ...linkPayload(link, link.domain_id === 0 ? appUrl : base) },
+      data: { ...linkPayload(link, link.domain_id === 0 ? appUrl : base, appUrl) },
     };
   });
 }

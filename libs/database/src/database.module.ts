@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DatabaseConfig } from '@app/config';
+import { BiolinkBlocksRepository } from './biolink-blocks/biolink-blocks.repository';
+import { DataRepository } from './data/data.repository';
 import { AppDataSource, buildDataSourceOptions } from './data-source';
 import { DomainsRepository } from './domains/domains.repository';
 import { ENTITIES } from './entities';
@@ -34,6 +36,8 @@ const REPOSITORIES = [
   TeamMembersRepository,
   QrCodesRepository,
   SplashPagesRepository,
+  BiolinkBlocksRepository,
+  DataRepository,
 ];
 
 /** The data source and every repository, available to all modules. */

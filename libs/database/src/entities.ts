@@ -1,3 +1,5 @@
+import { BiolinkBlockEntity } from './biolink-blocks/biolink-block.entity';
+import { DatumEntity } from './data/datum.entity';
 import { DomainEntity } from './domains/domain.entity';
 import { DeliveryEntity } from './events/delivery.entity';
 import { OutboxEventEntity } from './events/outbox-event.entity';
@@ -45,4 +47,6 @@ export const ENTITIES = [
   DeliveryEntity,
   PushSubscriberEntity,
   SplashPageEntity,
+  BiolinkBlockEntity,
+  DatumEntity,
 ];

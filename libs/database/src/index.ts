@@ -1,3 +1,7 @@
+export * from './biolink-blocks/biolink-block.entity';
+export * from './biolink-blocks/biolink-blocks.repository';
+export * from './data/datum.entity';
+export * from './data/data.repository';
 export * from './data-source';
 export * from './database.module';
 export * from './db-values';

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Actor } from '@app/auth';
 import { AppError, Problem, UploadedDiskFile } from '@app/common';
 import {
+  BiolinkPageSettings,
+  defaultBiolinkSettings,
   defaultLinkSettings,
   LinkChanges,
   LinkEntity,
@@ -70,6 +72,9 @@ export class LinkInputService {
       location = chat ? storeChat(settings, chat) : null;
     } else if (type === 'static') {
       settings.name = dto.name;
+    } else if (type === 'biolink') {
+      settings.name = dto.name ?? '';
+      settings.biolink = applyBiolink(defaultBiolinkSettings(), dto);
     } else {
       location = dto.location_url ?? null;
       problems.push(...(await checks.selfLinkProblems(location, 'location_url')));
@@ -125,6 +130,9 @@ export class LinkInputService {
       }
     } else if (link.type === 'static') {
       if (dto.name !== undefined) settings.name = dto.name;
+    } else if (link.type === 'biolink') {
+      if (dto.name !== undefined) settings.name = dto.name;
+      settings.biolink = applyBiolink(settings.biolink ?? defaultBiolinkSettings(), dto);
     } else if (dto.location_url !== undefined) {
       problems.push(...(await this.checks.selfLinkProblems(dto.location_url, 'location_url')));
       changes.location_url = dto.location_url;
@@ -203,6 +211,29 @@ export class LinkInputService {
     }
     return problems;
   }
+}
+
+/** The page settings of a bio page with the fields a body sends; an empty text clears one. */
+function applyBiolink(current: BiolinkPageSettings, dto: UpdateLinkDto): BiolinkPageSettings {
+  const text = (value: string | undefined, was: string | null): string | null =>
+    value === undefined ? was : value || null;
+  return {
+    ...current,
+    title: text(dto.title, current.title),
+    description: text(dto.description, current.description),
+    background_color: dto.background_color ?? current.background_color,
+    background_color_two:
+      dto.background_color_two !== undefined
+        ? dto.background_color_two
+        : current.background_color_two,
+    text_color: dto.text_color ?? current.text_color,
+    button_color: dto.button_color ?? current.button_color,
+    button_text_color: dto.button_text_color ?? current.button_text_color,
+    font: dto.font ?? current.font,
+    seo_title: text(dto.seo_title, current.seo_title),
+    seo_description: text(dto.seo_description, current.seo_description),
+    seo_noindex: dto.seo_noindex ?? current.seo_noindex,
+  };
 }
 
 /** Stores a walink's chat in its settings; returns the wa.me address it redirects to. */

@@ -13,7 +13,7 @@ export class StaticSiteInfo {
 
 export class LinkResponse {
   @ApiProperty({ example: 1 }) id!: number;
-  @ApiProperty({ enum: ['link', 'walink', 'static'], example: 'link' }) type!: string;
+  @ApiProperty({ enum: ['link', 'walink', 'static', 'biolink'], example: 'link' }) type!: string;
   @ApiProperty({ example: 'spring-sale', description: 'The alias' }) url!: string;
   @ApiProperty({ type: String, nullable: true, example: 'https://example.com/page' })
   location_url!: string | null;
@@ -31,7 +31,7 @@ export class LinkResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'http_status_code, password (whether one is set), sensitive_content, schedule, clicks_limit, expiration_url, forward_query_parameters_is_enabled, utm {source, medium, campaign}, targeting_type (false when off) and targeting_<type> [{key, value}]; walinks add phone_number and message; static links add name',
+      'http_status_code, password (whether one is set), sensitive_content, schedule, clicks_limit, expiration_url, forward_query_parameters_is_enabled, utm {source, medium, campaign}, targeting_type (false when off) and targeting_<type> [{key, value}]; walinks add phone_number and message; static links add name; bio pages (biolink) add name, title, description, avatar (URL or null), background_color, background_color_two (null = solid), text_color, button_color, button_text_color, font, seo_title, seo_description, seo_noindex',
   })
   settings!: Record<string, unknown>;
   @ApiProperty({ example: 10 }) clicks!: number;
@@ -44,7 +44,14 @@ export class LinkResponse {
   additional?: StaticSiteInfo;
 }
 
-/** `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host). */
-export function toLinkResponse(link: LinkEntity, baseUrl: string): LinkResponse {
-  return linkPayload(link, baseUrl);
+/**
+ * `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host);
+ * `appUrl` is where uploads are served (the avatar of a bio page), by default `baseUrl`.
+ */
+export function toLinkResponse(
+  link: LinkEntity,
+  baseUrl: string,
+  appUrl: string = baseUrl,
+): LinkResponse {
+  return linkPayload(link, baseUrl, appUrl) as LinkResponse;
 }

@@ -37,6 +37,7 @@ import {
   Uploads,
 } from '@app/common';
 import type { AppConfig } from '@app/config';
+import { MAX_BIOLINK_IMAGE_BYTES } from './biolink-files';
 import { BulkCreatedLinkDto, BulkLinksFormDto } from './bulk/bulk-links.dto';
 import { LinksBulkService } from './bulk/links-bulk.service';
 import {
@@ -54,6 +55,7 @@ import { LinksService } from './links.service';
 /** The archive or page of a static site; bounded by STATIC_MAX_UPLOAD_BYTES. */
 const SITE_UPLOAD = {
   file: { maxBytes: (config: AppConfig) => config.staticSites.maxUploadBytes },
+  avatar: { maxBytes: MAX_BIOLINK_IMAGE_BYTES },
 } as const;
 
 @ApiTags('links')
@@ -117,7 +119,7 @@ export class LinksController {
   @TeamAccess('create')
   @ApiOperation({
     summary:
-      'Create a short link (type link), a WhatsApp chat link (type walink) or a static site (type static, multipart with file; answers with the whole link)',
+      'Create a short link (type link), a WhatsApp chat link (type walink), a static site (type static, multipart with file; answers with the whole link) or a bio page (type biolink, optional avatar file; its blocks are /v1/biolink-blocks)',
   })
   @Uploads(SITE_UPLOAD, 'disk')
   @ApiForm()
@@ -138,7 +140,7 @@ export class LinksController {
     @Body() dto: CreateLinkDto,
     @UploadedOnDisk() files: UploadedDiskFiles,
   ) {
-    return this.links.create(actor, dto, files.file);
+    return this.links.create(actor, dto, files.file, files.avatar);
   }
 
   // Before POST :id, which would take "bulk" for an id.
@@ -199,7 +201,7 @@ export class LinksController {
     @Body() dto: UpdateLinkDto,
     @UploadedOnDisk() files: UploadedDiskFiles,
   ) {
-    return this.links.update(actor, id, dto, files.file);
+    return this.links.update(actor, id, dto, files.file, files.avatar);
   }
 
   @Delete(':id')

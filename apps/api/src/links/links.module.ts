@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BiolinkFiles } from './biolink-files';
 import { LinksBulkModule } from './bulk/links-bulk.module';
 import { LinkChecks } from './link-checks.service';
 import { LinkInputService } from './link-input.service';
@@ -9,7 +10,7 @@ import { StaticSites } from './static/static-sites.service';
 @Module({
   imports: [LinksBulkModule],
   controllers: [LinksController],
-  providers: [LinksService, LinkInputService, LinkChecks, StaticSites],
-  exports: [LinksService],
+  providers: [LinksService, LinkInputService, LinkChecks, StaticSites, BiolinkFiles],
+  exports: [LinksService, BiolinkFiles],
 })
 export class LinksModule {}

@@ -18,6 +18,7 @@ import {
 } from '@app/database';
 import type { SiteStorage } from '@app/storage';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { BiolinkFiles } from './biolink-files';
 import { LinkChecks } from './link-checks.service';
 import { LinkInputService } from './link-input.service';
 import { LinksService } from './links.service';
@@ -198,6 +199,7 @@ describe(LinksService.name, () => {
       emitter,
       clock,
       sites,
+      new BiolinkFiles({ appUrl: APP_URL, dataDir: '/nonexistent' } as AppConfig),
       { appUrl: APP_URL } as AppConfig,
     );
   });

@@ -20,12 +20,16 @@ import {
   LinksRepository,
   parseLinkSettings,
 } from '@app/database';
+import { BiolinkFiles } from './biolink-files';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
 import { LinkInputService } from './link-input.service';
 import { LinkResponse, toLinkResponse } from './link.mapper';
 import { SiteReplacement } from './static/site-replacement';
 import { StaticSites } from './static/static-sites.service';
+
+/** The largest side an avatar is stored at, in pixels. */
+const AVATAR_SIDE = 512;
 
 /** Writes of one update tried before it gives up because the link keeps changing. */
 const UPDATE_ATTEMPTS = 3;
@@ -39,6 +43,7 @@ export class LinksService {
     private readonly events: EventEmitter2,
     private readonly clock: Clock,
     private readonly sites: StaticSites,
+    private readonly images: BiolinkFiles,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -46,14 +51,18 @@ export class LinksService {
     const page = await this.links.listOwned(actor.ownerId, query);
     const bases = await this.baseUrls(actor, page.items);
     return page.map((link) =>
-      toLinkResponse(link, bases.get(link.domain_id) ?? this.config.appUrl),
+      toLinkResponse(link, bases.get(link.domain_id) ?? this.config.appUrl, this.config.appUrl),
     );
   }
 
   async get(actor: Actor, id: number): Promise<LinkResponse> {
     const link = await this.findOwned(actor, id);
     const bases = await this.baseUrls(actor, [link]);
-    return toLinkResponse(link, bases.get(link.domain_id) ?? this.config.appUrl);
+    return toLinkResponse(
+      link,
+      bases.get(link.domain_id) ?? this.config.appUrl,
+      this.config.appUrl,
+    );
   }
 
   /** Static sites answer with the whole link (seed operation 15), other types with the id. */
@@ -61,9 +70,20 @@ export class LinksService {
     actor: Actor,
     dto: CreateLinkDto,
     upload?: UploadedDiskFile,
+    avatar?: UploadedDiskFile,
   ): Promise<{ id: number } | LinkResponse> {
     const input = await this.input.validateCreate(actor, dto, upload);
     const { settings, domainId, alias } = input;
+    if (avatar && !settings.biolink) {
+      throw new AppError(
+        'validation_failed',
+        'avatar is only for links of type biolink.',
+        'avatar',
+      );
+    }
+    if (avatar && settings.biolink) {
+      settings.biolink.avatar = await this.images.store('avatar', AVATAR_SIDE, avatar);
+    }
     // The files are published first; the row that points at them is written last.
     const site = upload ? await this.sites.publish(upload) : undefined;
     settings.static_site = site;
@@ -105,13 +125,32 @@ export class LinksService {
     id: number,
     dto: UpdateLinkDto,
     upload?: UploadedDiskFile,
+    avatar?: UploadedDiskFile,
   ): Promise<{ id: number }> {
     const replacement = new SiteReplacement(this.sites, upload);
+    let newAvatar: string | null = null;
     try {
       for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt += 1) {
         const link = await this.findOwned(actor, id);
         const planned = await this.input.validateUpdate(actor, link, dto, upload);
         planned.changes.last_datetime = this.clock.now();
+        const previousAvatar = planned.settings.biolink?.avatar ?? null;
+        if (avatar && !planned.settings.biolink) {
+          throw new AppError(
+            'validation_failed',
+            'avatar is only for links of type biolink.',
+            'avatar',
+          );
+        }
+        if (planned.settings.biolink) {
+          if (avatar) {
+            newAvatar ??= await this.images.store('avatar', AVATAR_SIDE, avatar);
+            planned.settings.biolink.avatar = newAvatar;
+          } else if (dto.avatar_remove) {
+            planned.settings.biolink.avatar = null;
+          }
+          planned.changes.settings = JSON.stringify(planned.settings);
+        }
         const previousSite = planned.settings.static_site;
         const site = await replacement.publish(previousSite, () => this.findOwned(actor, id));
         if (site) {
@@ -130,6 +169,9 @@ export class LinksService {
             previous: { domainId: link.domain_id, alias: link.url },
           });
           await replacement.pointedAt(previousSite);
+          if (previousAvatar !== planned.settings.biolink?.avatar) {
+            await this.images.remove([previousAvatar]);
+          }
           return { id };
         }
       }
@@ -140,6 +182,7 @@ export class LinksService {
       );
     } catch (error) {
       await replacement.abandon();
+      await this.images.remove([newAvatar]);
       throw error;
     }
   }
@@ -157,6 +200,7 @@ export class LinksService {
       // afterwards is removed by that replace, or by the sweeper.
       await this.sites.remove(site, true);
     }
+    await this.images.remove([parseLinkSettings(link.settings).biolink?.avatar]);
     return { id };
   }
 
@@ -169,7 +213,7 @@ export class LinksService {
         links.map((link) => ({
           event,
           ownerId: actor.ownerId,
-          data: { ...toLinkResponse(link, base) },
+          data: { ...toLinkResponse(link, base, this.config.appUrl) },
         })),
     };
   }

@@ -9,6 +9,8 @@ import { SensitiveGate } from './gates/sensitive.gate';
 import { SplashGate } from './gates/splash.gate';
 import { TargetingGate } from './gates/targeting.gate';
 import { notFound, PERMANENT_CACHE, redirect, settle, TEMPORARY_CACHE } from './http';
+import type { VisitorBio } from './pages/bio-page';
+import { bioBlockId, BioPages } from './pages/bio-pages.service';
 import { VisitorRouter } from './router';
 import { SiteServer } from './static/site-server';
 import type { RequestListener, Visit } from './visit';
@@ -23,7 +25,10 @@ import { VisitCounter } from './visit-counter';
  *
  * A visit meets, in order: which host, which link, the schedule, the clicks limit, then for a
  * static site its own URLs, or the password, sensitive content, targeting, the splash page and
- * the redirect. Only the cache loads and the geo database are asynchronous, and only on a miss.
+ * the redirect. A bio page (type biolink) is rendered after the password and sensitive-content
+ * gates instead of the redirect; its `/{alias}/b/{block}` addresses are its link blocks' counted
+ * redirects and its collector forms. Only the cache loads, the geo database, appointment slots
+ * and form posts are asynchronous.
  */
 @Injectable()
 export class VisitorListener {
@@ -37,6 +42,7 @@ export class VisitorListener {
     private readonly splash: SplashGate,
     private readonly counter: VisitCounter,
     private readonly sites: SiteServer,
+    private readonly bioPages: BioPages,
   ) {}
 
   handle(req: IncomingMessage, res: ServerResponse, next: RequestListener): boolean {
@@ -64,7 +70,8 @@ export class VisitorListener {
 
   /** A link's gates, in the order a visitor meets them. */
   private answer(visit: Visit, link: VisitorLink | null): void {
-    if (visit.rest !== null && (link === null || link.site === null)) {
+    const blockId = link?.bio && visit.rest !== null ? bioBlockId(visit.rest) : null;
+    if (visit.rest !== null && (link === null || link.site === null) && blockId === null) {
       // Not a static site: the path is Nest's, exactly as if the listener had not looked.
       visit.passOn();
       return;
@@ -80,11 +87,24 @@ export class VisitorListener {
       this.answerSite(visit, link, link.site);
       return;
     }
+    if (link.bio !== null && blockId !== null) {
+      // A bio page's block address: a counted link-block redirect or a collector's form post,
+      // behind the page's password and sensitive-content gates.
+      if (this.password.check(visit, link) || this.sensitive.check(visit, link)) {
+        return;
+      }
+      this.bioPages.answerBlock(visit, link, link.bio, blockId);
+      return;
+    }
     if (visit.req.method === 'POST') {
       this.password.answerPost(visit, link);
       return;
     }
     if (this.password.check(visit, link) || this.sensitive.check(visit, link)) {
+      return;
+    }
+    if (link.bio !== null) {
+      this.answerBio(visit, link, link.bio);
       return;
     }
     const geo = this.targeting.geoLoading(link);
@@ -112,6 +132,20 @@ export class VisitorListener {
     const permanent = link.statusCode === 301 || link.statusCode === 308;
     const cache = permanent ? PERMANENT_CACHE : TEMPORARY_CACHE;
     redirect(visit.res, link.statusCode, visit.destination, cache);
+  }
+
+  /**
+   * A bio page: its splash page first when it has one (once a browser session, not counted),
+   * then the page view is counted and the page served from the cached, compiled page.
+   */
+  private answerBio(visit: Visit, link: VisitorLink, bio: VisitorBio): void {
+    if (this.splash.check(visit, link)) {
+      return;
+    }
+    if (!visit.head) {
+      this.counter.count(visit, link);
+    }
+    this.bioPages.show(visit, link, bio);
   }
 
   /** A static site: its URLs' redirects, the same gates (page views only), then its files. */

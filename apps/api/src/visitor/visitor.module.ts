@@ -11,6 +11,7 @@ import { SensitiveGate } from './gates/sensitive.gate';
 import { SplashGate } from './gates/splash.gate';
 import { TargetingGate } from './gates/targeting.gate';
 import { fail } from './http';
+import { BioPages } from './pages/bio-pages.service';
 import { VisitorRouter } from './router';
 import { ServerDrain } from './server-drain';
 import { SiteServer } from './static/site-server';
@@ -39,6 +40,7 @@ import { VISITOR_SECRET } from './visitor-secret';
     VisitCounter,
     SiteServer,
     StaticFiles,
+    BioPages,
     ServerDrain,
     {
       provide: VISITOR_SECRET,

@@ -46,7 +46,7 @@ export class LinkExpiryJob implements Job {
             rows.map((row) => ({
               event: 'link.expired',
               ownerId: row.user_id,
-              data: { ...linkPayload(row, base) },
+              data: { ...linkPayload(row, base, this.config.appUrl) },
             })),
         });
         if (done) announced += 1;

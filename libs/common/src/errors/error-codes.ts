@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   notification_handler_not_found: 404,
   delivery_not_found: 404,
   push_subscriber_not_found: 404,
+  biolink_block_not_found: 404,
+  datum_not_found: 404,
   team_not_found: 404,
   team_member_not_found: 404,
   method_not_allowed: 405,

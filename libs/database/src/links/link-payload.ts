@@ -1,5 +1,10 @@
 import { formatDateTime } from '@app/common';
-import { LinkSettings, parseLinkSettings, TARGETING_TYPES } from './link-settings';
+import {
+  BIOLINK_UPLOADS_PATH,
+  LinkSettings,
+  parseLinkSettings,
+  TARGETING_TYPES,
+} from './link-settings';
 import { LinkEntity } from './link.entity';
 
 /** The shape of a link in responses and events (documented by the API's LinkResponse). */
@@ -26,8 +31,9 @@ export interface LinkPayload {
 export function toSettingsResponse(
   settings: LinkSettings,
   hasPassword: boolean,
+  uploadsBase: string | null = null,
 ): Record<string, unknown> {
-  const { targeting, targeting_type, phone_number, message, ...rest } = settings;
+  const { targeting, targeting_type, phone_number, message, biolink, ...rest } = settings;
   delete rest.static_site;
   const out: Record<string, unknown> = {
     ...rest,
@@ -41,14 +47,27 @@ export function toSettingsResponse(
     out.phone_number = phone_number;
     out.message = message ?? null;
   }
+  if (biolink) {
+    Object.assign(out, biolink, {
+      avatar:
+        biolink.avatar === null || uploadsBase === null
+          ? null
+          : `${uploadsBase}/${BIOLINK_UPLOADS_PATH}/${biolink.avatar}`,
+    });
+  }
   return out;
 }
 
 /**
  * A link as the API shows it (`GET /v1/links/{id}`, and the `data` of link events).
- * `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host).
+ * `baseUrl` is the link's domain root without a trailing slash (APP_URL or scheme + host);
+ * `appUrl` is where uploads are served (a bio page's avatar), by default `baseUrl`.
  */
-export function linkPayload(link: LinkEntity, baseUrl: string): LinkPayload {
+export function linkPayload(
+  link: LinkEntity,
+  baseUrl: string,
+  appUrl: string = baseUrl,
+): LinkPayload {
   const settings = parseLinkSettings(link.settings);
   const response: LinkPayload = {
     id: link.id,
@@ -59,7 +78,7 @@ export function linkPayload(link: LinkEntity, baseUrl: string): LinkPayload {
     domain_id: link.domain_id,
     project_id: link.project_id,
     splash_page_id: link.splash_page_id,
-    settings: toSettingsResponse(settings, link.password_hash !== null),
+    settings: toSettingsResponse(settings, link.password_hash !== null, appUrl),
     clicks: link.clicks,
     is_enabled: link.is_enabled,
     start_date: formatDateTime(link.start_date),

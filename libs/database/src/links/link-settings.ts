@@ -36,6 +36,48 @@ export interface LinkSettings {
   name?: string;
   /** static only: where the published version of the site is stored. */
   static_site?: StaticSiteSettings;
+  /** biolink only: the page's look and its search-engine fields. */
+  biolink?: BiolinkPageSettings;
+}
+
+/** Where avatars and image blocks of bio pages are stored, under DATA_DIR and served there. */
+export const BIOLINK_UPLOADS_PATH = 'uploads/biolinks';
+export const BIOLINK_FONTS = ['system', 'serif', 'monospace', 'rounded'] as const;
+export type BiolinkFont = (typeof BIOLINK_FONTS)[number];
+
+/** The page settings of a bio page (links of type `biolink`). */
+export interface BiolinkPageSettings {
+  title: string | null;
+  description: string | null;
+  /** The stored file name of the avatar under BIOLINK_UPLOADS_PATH, or null. */
+  avatar: string | null;
+  background_color: string;
+  /** The second colour of a top-to-bottom gradient; null for a solid background. */
+  background_color_two: string | null;
+  text_color: string;
+  button_color: string;
+  button_text_color: string;
+  font: BiolinkFont;
+  seo_title: string | null;
+  seo_description: string | null;
+  seo_noindex: boolean;
+}
+
+export function defaultBiolinkSettings(): BiolinkPageSettings {
+  return {
+    title: null,
+    description: null,
+    avatar: null,
+    background_color: '#f4f4f5',
+    background_color_two: null,
+    text_color: '#18181b',
+    button_color: '#18181b',
+    button_text_color: '#ffffff',
+    font: 'system',
+    seo_title: null,
+    seo_description: null,
+    seo_noindex: false,
+  };
 }
 
 /**
@@ -76,6 +118,9 @@ export function parseLinkSettings(json: string): LinkSettings {
   const stored = JSON.parse(json) as Partial<LinkSettings>;
   const defaults = defaultLinkSettings();
   const settings = { ...defaults, ...stored, utm: { ...defaults.utm, ...stored.utm } };
+  if (stored.biolink) {
+    settings.biolink = { ...defaultBiolinkSettings(), ...stored.biolink };
+  }
   if (!(REDIRECT_STATUS_CODES as readonly unknown[]).includes(settings.http_status_code)) {
     settings.http_status_code = defaults.http_status_code;
   }

@@ -4,7 +4,7 @@ import { ProjectEntity } from '../projects/project.entity';
 import { SplashPageEntity } from '../splash-pages/splash-page.entity';
 import { UserEntity } from '../users/user.entity';
 
-export const LINK_TYPES = ['link', 'walink', 'static'] as const;
+export const LINK_TYPES = ['link', 'walink', 'static', 'biolink'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
 /**

@@ -14,6 +14,7 @@ import { EventDeliveries1764810000000 as PostgresEventDeliveries } from './postg
 import { EventJobs1764820000000 as PostgresEventJobs } from './postgres/1764820000000-event-jobs';
 import { PushSubscribers1764830000000 as PostgresPushSubscribers } from './postgres/1764830000000-push-subscribers';
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
+import { BioPages1765300000000 as PostgresBioPages } from './postgres/1765300000000-bio-pages';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -30,6 +31,7 @@ import { EventDeliveries1764810000000 as SqliteEventDeliveries } from './sqlite/
 import { EventJobs1764820000000 as SqliteEventJobs } from './sqlite/1764820000000-event-jobs';
 import { PushSubscribers1764830000000 as SqlitePushSubscribers } from './sqlite/1764830000000-push-subscribers';
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
+import { BioPages1765300000000 as SqliteBioPages } from './sqlite/1765300000000-bio-pages';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -49,6 +51,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteEventJobs,
   SqlitePushSubscribers,
   SqliteApiKeyScope,
+  SqliteBioPages,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -67,4 +70,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresEventJobs,
   PostgresPushSubscribers,
   PostgresApiKeyScope,
+  PostgresBioPages,
 ];

@@ -138,7 +138,13 @@ export class LinksBulkService {
             saved.map((link) => ({
               event: 'link.created',
               ownerId: actor.ownerId,
-              data: { ...toLinkResponse(link, roots.get(link.domain_id) ?? this.config.appUrl) },
+              data: {
+                ...toLinkResponse(
+                  link,
+                  roots.get(link.domain_id) ?? this.config.appUrl,
+                  this.config.appUrl,
+                ),
+              },
             })),
         }
       : undefined;
@@ -169,6 +175,18 @@ export class LinksBulkService {
           {
             title:
               'Static sites cannot be created in bulk: create each with POST /v1/links and its file.',
+            field: 'type',
+          },
+        ],
+      };
+    }
+    if (item.type === 'biolink') {
+      return {
+        ok: false,
+        problems: [
+          {
+            title:
+              'Bio pages cannot be created in bulk: create each with POST /v1/links and its blocks with /v1/biolink-blocks.',
             field: 'type',
           },
         ],

@@ -10,11 +10,19 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
-import { IntRange, IsFormBoolean, IsHttpUrl, Required, toFormList, Trim } from '@app/common';
-import { REDIRECT_STATUS_CODES, TARGETING_TYPES } from '@app/database';
+import {
+  IntRange,
+  IsFormBoolean,
+  IsHexColor,
+  IsHttpUrl,
+  Required,
+  toFormList,
+  Trim,
+} from '@app/common';
+import { BIOLINK_FONTS, REDIRECT_STATUS_CODES, TARGETING_TYPES } from '@app/database';
 
 /** Types creatable through this body; `static` also needs the `file` upload. */
-export const CREATABLE_LINK_TYPES = ['link', 'walink', 'static'] as const;
+export const CREATABLE_LINK_TYPES = ['link', 'walink', 'static', 'biolink'] as const;
 export const MAX_SITE_NAME = 128;
 export const MAX_TARGETING_RULES = 100;
 
@@ -41,11 +49,11 @@ function TargetingList(name: string): PropertyDecorator {
 export class CreateLinkDto {
   @ApiPropertyOptional({ enum: CREATABLE_LINK_TYPES, default: 'link' })
   @IsOptional()
-  @IsIn(CREATABLE_LINK_TYPES, { message: 'type must be one of link, walink, static' })
+  @IsIn(CREATABLE_LINK_TYPES, { message: 'type must be one of link, walink, static, biolink' })
   type?: (typeof CREATABLE_LINK_TYPES)[number];
 
   @ApiPropertyOptional({
-    description: 'static: the site name (required for static links)',
+    description: 'static: the site name (required for static links); biolink: the page name',
     maxLength: MAX_SITE_NAME,
   })
   @Trim()
@@ -233,4 +241,83 @@ export class CreateLinkDto {
   @IsString()
   @MaxLength(1024)
   message?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description: 'biolink: the avatar (PNG, JPEG, WebP, GIF or SVG, 2 MB; stored as a PNG)',
+  })
+  @IsOptional()
+  avatar?: unknown;
+
+  @ApiPropertyOptional({ enum: [0, 1], description: 'biolink: 1 removes the avatar' })
+  @IsOptional()
+  @IsFormBoolean()
+  avatar_remove?: boolean;
+
+  @ApiPropertyOptional({ description: 'biolink: the heading of the page', maxLength: 128 })
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  title?: string;
+
+  @ApiPropertyOptional({ description: 'biolink: the text under the heading', maxLength: 1024 })
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'biolink: #rrggbb', example: '#f4f4f5' })
+  @IsOptional()
+  @IsHexColor()
+  background_color?: string;
+
+  @ApiPropertyOptional({
+    description: 'biolink: #rrggbb, the second colour of a top-to-bottom gradient; empty = solid',
+  })
+  @Transform(({ value }: { value: unknown }) => (value === '' ? null : value))
+  @IsOptional()
+  @IsHexColor()
+  background_color_two?: string | null;
+
+  @ApiPropertyOptional({ description: 'biolink: #rrggbb', example: '#18181b' })
+  @IsOptional()
+  @IsHexColor()
+  text_color?: string;
+
+  @ApiPropertyOptional({ description: 'biolink: #rrggbb', example: '#18181b' })
+  @IsOptional()
+  @IsHexColor()
+  button_color?: string;
+
+  @ApiPropertyOptional({ description: 'biolink: #rrggbb', example: '#ffffff' })
+  @IsOptional()
+  @IsHexColor()
+  button_text_color?: string;
+
+  @ApiPropertyOptional({ enum: BIOLINK_FONTS, description: 'biolink: a system font family' })
+  @IsOptional()
+  @IsIn(BIOLINK_FONTS, { message: `font must be one of ${BIOLINK_FONTS.join(', ')}` })
+  font?: (typeof BIOLINK_FONTS)[number];
+
+  @ApiPropertyOptional({ description: 'biolink: the page title for search engines', maxLength: 70 })
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @MaxLength(70)
+  seo_title?: string;
+
+  @ApiPropertyOptional({ description: 'biolink: the meta description', maxLength: 160 })
+  @Trim()
+  @IsOptional()
+  @IsString()
+  @MaxLength(160)
+  seo_description?: string;
+
+  @ApiPropertyOptional({ enum: [0, 1], description: 'biolink: ask search engines not to index' })
+  @IsOptional()
+  @IsFormBoolean()
+  seo_noindex?: boolean;
 }

@@ -11,12 +11,14 @@ import {
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
+  BiolinkBlocksRepository,
   DomainsRepository,
   LinkEntity,
   LinksRepository,
   SplashPagesRepository,
 } from '@app/database';
 import { REDIS } from '@app/redis';
+import { compileBio } from '../pages/bio-page';
 import { compileSplash } from '../pages/splash-page';
 import { compileLink, VisitorLink, locationOf } from './visitor-link';
 
@@ -63,6 +65,7 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
     @Inject(REDIS) private readonly redis: Redis | null,
     private readonly recorder: VisitRecorder,
     private readonly splashPages: SplashPagesRepository,
+    private readonly blocks: BiolinkBlocksRepository,
   ) {
     this.appUrl = config.appUrl;
     this.links = new BoundedCache(config.linkCacheSize);
@@ -122,7 +125,11 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
       row.splash_page_id === null
         ? null
         : await this.splashPages.findOwned(row.user_id, row.splash_page_id);
-    return compileLink(row, page ? compileSplash(page, this.appUrl) : null);
+    const bio =
+      row.type === 'biolink'
+        ? compileBio(row, await this.blocks.findForLink(row.id), this.appUrl)
+        : null;
+    return compileLink(row, page ? compileSplash(page, this.appUrl) : null, bio);
   }
 
   peekHost(host: string): VisitorDomain | null | undefined {

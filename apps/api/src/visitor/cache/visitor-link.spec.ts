@@ -98,6 +98,7 @@ describe(compileLink.name, () => {
       rotationTotal: 0,
       splash: null,
       site: null,
+      bio: null,
     });
   });
 
@@ -157,6 +158,7 @@ describe(compileLink.name, () => {
       rotationTotal: 0,
       splash: null,
       site: null,
+      bio: null,
     });
     expect([compiled.startMs, compiled.endMs]).toEqual([start.getTime(), end.getTime()]);
   });

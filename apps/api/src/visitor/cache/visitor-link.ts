@@ -8,6 +8,7 @@ import {
   TargetingType,
 } from '@app/database';
 import type { SiteRef } from '@app/storage';
+import type { VisitorBio } from '../pages/bio-page';
 import type { VisitorSplash } from '../pages/splash-page';
 
 /** A link compiled for the visitor side: everything a redirect needs, computed once per load. */
@@ -40,6 +41,8 @@ export interface VisitorLink {
   splash: VisitorSplash | null;
   /** static links: the published version of the site; null for other types. */
   site: SiteRef | null;
+  /** biolink links: the page and its enabled blocks; null for other types. */
+  bio: VisitorBio | null;
 }
 
 /** Adds the link's UTM values to a destination, keeping the destination's own parameters. */
@@ -92,7 +95,11 @@ export function locationOf(url: string | null | undefined): string | null {
   return HEADER_SAFE.test(url) ? url : normalizeHttpUrl(url);
 }
 
-export function compileLink(link: LinkEntity, splash: VisitorSplash | null = null): VisitorLink {
+export function compileLink(
+  link: LinkEntity,
+  splash: VisitorSplash | null = null,
+  bio: VisitorBio | null = null,
+): VisitorLink {
   const settings = parseLinkSettings(link.settings);
   const targeting = settings.targeting.flatMap((rule) => {
     const value = locationOf(rule.value);
@@ -128,5 +135,6 @@ export function compileLink(link: LinkEntity, splash: VisitorSplash | null = nul
     site: settings.static_site
       ? { siteId: settings.static_site.folder, version: settings.static_site.version }
       : null,
+    bio,
   };
 }

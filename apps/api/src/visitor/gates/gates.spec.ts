@@ -38,6 +38,7 @@ function linkOf(overrides: Partial<VisitorLink> = {}): VisitorLink {
     rotationTotal: 0,
     splash: null,
     site: null,
+    bio: null,
     ...overrides,
   };
 }

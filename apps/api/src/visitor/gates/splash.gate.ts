@@ -8,8 +8,8 @@ import type { Gate } from './gate';
 
 /**
  * The splash page. A redirect link shows it instead of the redirect, once the visit is counted:
- * its continue button goes to the destination itself. A static site shows it before its first
- * page of a browser session.
+ * its continue button goes to the destination itself. A static site and a bio page show it before
+ * their first page of a browser session.
  */
 @Injectable()
 export class SplashGate implements Gate {
@@ -26,7 +26,7 @@ export class SplashGate implements Gate {
     if (link.splash === null) {
       return false;
     }
-    if (link.site === null) {
+    if (link.site === null && link.bio === null) {
       const splash = splashPage(link.splash, visit.destination, this.appOrigin);
       page(visit.res, 200, splash.html, visit.head, splash.headers);
       return true;
@@ -34,7 +34,8 @@ export class SplashGate implements Gate {
     if (!isPageView(visit.req) || readCookie(visit.req, `ld_sp_${link.id}`) === '1') {
       return false;
     }
-    // The site's page views are what is counted, so showing the splash page is not.
+    // A static site's or bio page's page views are what is counted, so showing the splash page
+    // is not; its continue button goes to the page itself.
     const splash = splashPage(link.splash, visit.action(), this.appOrigin);
     page(visit.res, 200, splash.html, visit.head, {
       ...splash.headers,
