@@ -53,5 +53,5 @@ export function toLinkResponse(
   baseUrl: string,
   appUrl: string = baseUrl,
 ): LinkResponse {
-  return linkPayload(link, baseUrl, appUrl) as LinkResponse;
+  return linkPayload(link, baseUrl, appUrl);
 }
