@@ -158,6 +158,28 @@ describe('Import and export of links (command line and API)', () => {
       const again = await importFile(user, from, file);
       expect(again.result).toMatchObject({ created: 0, skipped: counts.created, failed });
       expect(await links(user)).toEqual(expected);
+      // Each run is in the account's log.
+      const log = await t.http
+        .get('/v1/logs?type=links.imported&order_by=id&order_type=ASC')
+        .set('Authorization', user.auth);
+      expect(log.body.data.map((e: { data: unknown }) => e.data)).toEqual([
+        {
+          source: from,
+          file,
+          rows: counts.rows,
+          created: counts.created,
+          skipped: 0,
+          failed: failed.length,
+        },
+        {
+          source: from,
+          file,
+          rows: counts.rows,
+          created: 0,
+          skipped: counts.created,
+          failed: failed.length,
+        },
+      ]);
     },
   );
 

@@ -77,6 +77,7 @@ const publicRoute = (status: number, build: Build): Expectation => ({
 const EXPECTATIONS: Record<string, Expectation> = {
   'GET /v1/user': ownerOnly(200, () => Promise.resolve(get('/v1/user'))),
   'GET /v1/api-keys': ownerOnly(200, () => Promise.resolve(get('/v1/api-keys'))),
+  'GET /v1/logs': ownerOnly(200, () => Promise.resolve(get('/v1/logs'))),
   'POST /v1/api-keys': ownerOnly(201, () =>
     Promise.resolve(post('/v1/api-keys', { name: 'Made directly', scope: 'read' })),
   ),

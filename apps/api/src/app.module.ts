@@ -25,6 +25,7 @@ import { DatabaseModule } from '@app/database';
 import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import { StorageModule } from '@app/storage';
 import { WorkerModule } from '../../worker/src/worker.module';
+import { AccountLogsModule } from './account-logs/account-logs.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BiolinkBlocksModule } from './biolink-blocks/biolink-blocks.module';
 import { DataModule } from './data/data.module';
@@ -80,6 +81,7 @@ export class AppModule {
         SignaturesModule,
         NotificationHandlersModule,
         PushSubscribersModule,
+        AccountLogsModule,
         BiolinkBlocksModule,
         DataModule,
         TeamsModule,

@@ -6,12 +6,19 @@ import { EventDispatcher } from './dispatch/event-dispatcher';
 import { JOBS, type Job } from './job';
 import { JobLocks } from './job-lock';
 import { JobRunner } from './job-runner';
+import { AccountLogsRetentionJob } from './jobs/account-logs-retention.job';
 import { DomainReverificationJob } from './jobs/domain-reverification.job';
 import { LinkExpiryJob } from './jobs/link-expiry.job';
 import { SiteSweepJob } from './jobs/site-sweep.job';
 import { VisitsRetentionJob } from './jobs/visits-retention.job';
 
-const JOB_CLASSES = [VisitsRetentionJob, SiteSweepJob, LinkExpiryJob, DomainReverificationJob];
+const JOB_CLASSES = [
+  VisitsRetentionJob,
+  SiteSweepJob,
+  LinkExpiryJob,
+  DomainReverificationJob,
+  AccountLogsRetentionJob,
+];
 
 /**
  * The background jobs and their runner. It expects the configuration (ConfigModule) and the

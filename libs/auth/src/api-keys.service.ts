@@ -132,6 +132,7 @@ export class ApiKeysService {
         last_used_datetime: null,
         datetime: this.clock.now(),
       }),
+      'api_key.created',
     );
     return { key: { key: key.key, id: row.id }, row };
   }
@@ -149,8 +150,11 @@ export class ApiKeysService {
     if (!found) {
       throw new NotFoundError('api_key_not_found', 'API key');
     }
-    found.revocation_datetime ??= this.clock.now();
-    return this.keys.save(found);
+    if (found.revocation_datetime !== null) {
+      return found;
+    }
+    found.revocation_datetime = this.clock.now();
+    return this.keys.save(found, 'api_key.revoked');
   }
 
   async list(email: string): Promise<ApiKeyEntity[]> {

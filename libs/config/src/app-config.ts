@@ -34,6 +34,8 @@ export interface AppConfig {
    * mid-delivery leaves it to another after this long. Longer than NOTIFY_TIMEOUT_MS.
    */
   eventsLeaseMs: number;
+  /** Days account log entries are kept (ACCOUNT_LOGS_RETENTION_DAYS, default 90); null = forever. */
+  accountLogsRetentionDays: number | null;
 }
 
 /** Bounds of uploaded static sites (see README: STATIC_MAX_*). */

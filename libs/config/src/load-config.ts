@@ -68,6 +68,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   );
   const visitsRetentionDays = retention === 0 ? null : retention;
 
+  const logRetention = parseInteger(
+    get('ACCOUNT_LOGS_RETENTION_DAYS'),
+    'ACCOUNT_LOGS_RETENTION_DAYS',
+    90,
+    0,
+    36_500,
+    problems,
+  );
+
   const eventsLeaseSeconds = parseInteger(
     get('EVENTS_LEASE_SECONDS'),
     'EVENTS_LEASE_SECONDS',
@@ -125,6 +134,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     staticSites,
     worker: worker ?? 'internal',
     eventsLeaseMs: eventsLeaseSeconds * 1000,
+    accountLogsRetentionDays: logRetention === 0 ? null : logRetention,
   };
 }
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DatabaseConfig } from '@app/config';
+import { AccountLogsRepository } from './account-logs/account-logs.repository';
 import { BiolinkBlocksRepository } from './biolink-blocks/biolink-blocks.repository';
 import { DataRepository } from './data/data.repository';
 import { AppDataSource, buildDataSourceOptions } from './data-source';
@@ -32,6 +33,7 @@ const REPOSITORIES = [
   DeliveriesRepository,
   DeliveryLogRepository,
   PushSubscribersRepository,
+  AccountLogsRepository,
   TeamsRepository,
   TeamMembersRepository,
   QrCodesRepository,

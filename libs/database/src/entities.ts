@@ -1,3 +1,4 @@
+import { AccountLogEntity } from './account-logs/account-log.entity';
 import { BiolinkBlockEntity } from './biolink-blocks/biolink-block.entity';
 import { DatumEntity } from './data/datum.entity';
 import { DomainEntity } from './domains/domain.entity';
@@ -46,6 +47,7 @@ export const ENTITIES = [
   OutboxEventEntity,
   DeliveryEntity,
   PushSubscriberEntity,
+  AccountLogEntity,
   SplashPageEntity,
   BiolinkBlockEntity,
   DatumEntity,

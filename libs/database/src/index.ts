@@ -1,3 +1,6 @@
+export * from './account-logs/account-log.entity';
+export * from './account-logs/account-logs';
+export * from './account-logs/account-logs.repository';
 export * from './biolink-blocks/biolink-block.entity';
 export * from './biolink-blocks/biolink-blocks.repository';
 export * from './data/datum.entity';

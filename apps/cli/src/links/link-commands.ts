@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { Actor, UsersService } from '@app/auth';
 import { AppError, ListQuery } from '@app/common';
-import { LinksRepository } from '@app/database';
+import { AccountLogsRepository, LinksRepository } from '@app/database';
 import {
   EXPORT_FORMATS,
   LinksBulkService,
@@ -112,6 +113,25 @@ export const LINK_COMMANDS: Record<string, Command> = {
         },
         progressBar(context, rows.length),
       );
+      if (!summary.dry_run) {
+        await app.get(AccountLogsRepository).add(
+          [
+            {
+              userId: actor.ownerId,
+              type: 'links.imported',
+              data: {
+                source,
+                file: basename(file),
+                rows: summary.rows,
+                created: summary.created,
+                skipped: summary.skipped,
+                failed: summary.failed.length,
+              },
+            },
+          ],
+          new Date(),
+        );
+      }
       return { source, file, ...summary };
     },
   },

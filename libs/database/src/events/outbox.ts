@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { EntityManager } from 'typeorm';
+import {
+  type AccountLogType,
+  isAccountLogType,
+  writeAccountLogs,
+} from '../account-logs/account-logs';
 import { OutboxEventEntity } from './outbox-event.entity';
 
 /** An event to write into the outbox. `data` must be plain JSON. */
@@ -59,6 +64,17 @@ export async function writeOutboxEvents(
     dispatched_at: null,
   }));
   await em.createQueryBuilder().insert().into(OutboxEventEntity).values(rows).execute();
+  // The account log keeps the events about the account itself (not every link change).
+  const logged = events.filter((e) => isAccountLogType(e.event));
+  await writeAccountLogs(
+    em,
+    logged.map((e) => ({
+      userId: e.ownerId,
+      type: e.event as AccountLogType,
+      data: scalarsOf(e.data),
+    })),
+    now,
+  );
   await wakeDispatchers(em);
   return rows.map((r) => r.uid);
 }
@@ -73,4 +89,13 @@ export async function wakeDispatchers(em: EntityManager): Promise<void> {
     await em.query(`NOTIFY ${outboxChannel(schema)}`);
   }
   setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
+}
+
+/** The top-level scalar fields of an event's data: what an account log entry keeps of it. */
+function scalarsOf(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
+  }
+  return out;
 }

@@ -13,6 +13,7 @@ import { EventsOutbox1764800000000 as PostgresEventsOutbox } from './postgres/17
 import { EventDeliveries1764810000000 as PostgresEventDeliveries } from './postgres/1764810000000-event-deliveries';
 import { EventJobs1764820000000 as PostgresEventJobs } from './postgres/1764820000000-event-jobs';
 import { PushSubscribers1764830000000 as PostgresPushSubscribers } from './postgres/1764830000000-push-subscribers';
+import { AccountLogs1764840000000 as PostgresAccountLogs } from './postgres/1764840000000-account-logs';
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
 import { BioPages1765300000000 as PostgresBioPages } from './postgres/1765300000000-bio-pages';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
@@ -30,6 +31,7 @@ import { EventsOutbox1764800000000 as SqliteEventsOutbox } from './sqlite/176480
 import { EventDeliveries1764810000000 as SqliteEventDeliveries } from './sqlite/1764810000000-event-deliveries';
 import { EventJobs1764820000000 as SqliteEventJobs } from './sqlite/1764820000000-event-jobs';
 import { PushSubscribers1764830000000 as SqlitePushSubscribers } from './sqlite/1764830000000-push-subscribers';
+import { AccountLogs1764840000000 as SqliteAccountLogs } from './sqlite/1764840000000-account-logs';
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
 import { BioPages1765300000000 as SqliteBioPages } from './sqlite/1765300000000-bio-pages';
 
@@ -50,6 +52,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteEventDeliveries,
   SqliteEventJobs,
   SqlitePushSubscribers,
+  SqliteAccountLogs,
   SqliteApiKeyScope,
   SqliteBioPages,
 ];
@@ -69,6 +72,7 @@ export const POSTGRES_MIGRATIONS = [
   PostgresEventDeliveries,
   PostgresEventJobs,
   PostgresPushSubscribers,
+  PostgresAccountLogs,
   PostgresApiKeyScope,
   PostgresBioPages,
 ];

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
+import { writeAccountLogs } from '../account-logs/account-logs';
 import { applyListQuery } from '../owned.repository';
 import { ApiKeyEntity } from './api-key.entity';
 import { UserEntity } from './user.entity';
@@ -56,7 +57,20 @@ export class ApiKeysRepository {
     await this.repo.update({ id }, { last_used_datetime: at });
   }
 
-  save(key: ApiKeyEntity): Promise<ApiKeyEntity> {
-    return this.repo.save(key);
+  /** Saves the key; with `log`, also its account log entry, in the same transaction. */
+  save(key: ApiKeyEntity, log?: 'api_key.created' | 'api_key.revoked'): Promise<ApiKeyEntity> {
+    if (log === undefined) {
+      return this.repo.save(key);
+    }
+    return this.repo.manager.transaction(async (em) => {
+      const saved = await em.save(ApiKeyEntity, key);
+      const data = { id: saved.id, name: saved.name, prefix: saved.prefix, scope: saved.scope };
+      await writeAccountLogs(
+        em,
+        [{ userId: saved.user_id, type: log, data }],
+        log === 'api_key.revoked' ? (saved.revocation_datetime ?? new Date()) : saved.datetime,
+      );
+      return saved;
+    });
   }
 }
