@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel, WORKER_MODES } from './app-config';
 import { parseNotificationsConfig } from './notifications-config';
+import { parseStorageConfig } from './storage-config';
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -75,6 +76,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
 
   const notifications = parseNotificationsConfig(get, problems);
+  const storage = parseStorageConfig(get, problems);
   const staticSites = {
     maxUploadBytes: parseInteger(
       get('STATIC_MAX_UPLOAD_BYTES'),
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dnsServers,
     notifications,
     staticSites,
+    storage,
     worker: worker ?? 'internal',
   };
 }
