@@ -4,6 +4,7 @@ import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { byteLimit } from './byte-limit';
 import {
   checkObjectKey,
   checkObjectPrefix,
@@ -13,7 +14,6 @@ import {
   PutOptions,
   StoredObject,
 } from './object-store';
-import { byteLimit } from './byte-limit';
 
 /**
  * Objects as files under a root directory (`DATA_DIR`): key `a/b.png` is `<root>/a/b.png`. A put is
