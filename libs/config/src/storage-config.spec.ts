@@ -56,6 +56,20 @@ describe('storage configuration', () => {
     ).toBe(true);
   });
 
+  it('reads the bucket while files are still local, for storage:migrate --to s3', () => {
+    expect(loadConfig({ S3_BUCKET: 'files' }).storage).toEqual({
+      driver: 'local',
+      s3: {
+        bucket: 'files',
+        region: 'us-east-1',
+        endpoint: null,
+        forcePathStyle: false,
+        credentials: null,
+      },
+      publicUrl: null,
+    });
+  });
+
   it('names every bad storage variable', () => {
     expect(problemsOf({ STORAGE_DRIVER: 'ftp' })).toEqual([
       'STORAGE_DRIVER must be one of local, s3 (got "ftp")',

@@ -15,7 +15,7 @@ export interface S3Config {
 
 export interface StorageConfig {
   driver: StorageDriver;
-  /** Set when STORAGE_DRIVER=s3. */
+  /** Set when STORAGE_DRIVER=s3, or when S3_BUCKET is set (for `storage:migrate --to s3`). */
   s3: S3Config | null;
   /** STORAGE_PUBLIC_URL without a trailing slash: uploads are linked from there, or null (the app). */
   publicUrl: string | null;
@@ -36,11 +36,10 @@ export function parseStorageConfig(
     );
   }
   const publicUrl = parseHttpUrl(get('STORAGE_PUBLIC_URL'), 'STORAGE_PUBLIC_URL', problems);
-  if (driver !== 's3') {
+  const bucket = get('S3_BUCKET');
+  if (driver !== 's3' && bucket === undefined) {
     return { driver: driver ?? 'local', s3: null, publicUrl };
   }
-
-  const bucket = get('S3_BUCKET');
   if (bucket === undefined) {
     problems.push('S3_BUCKET is required when STORAGE_DRIVER=s3');
   } else if (!BUCKET.test(bucket)) {
@@ -71,7 +70,7 @@ export function parseStorageConfig(
       ? { accessKeyId, secretAccessKey }
       : null;
   return {
-    driver: 's3',
+    driver: driver ?? 'local',
     s3: { bucket: bucket ?? '', region, endpoint, forcePathStyle, credentials },
     publicUrl,
   };

@@ -6,3 +6,4 @@ export * from './object-store';
 export * from './s3-object-store';
 export * from './site-storage';
 export * from './storage.module';
+export * from './storage-migration';
