@@ -30,6 +30,8 @@ export interface AppConfig {
   staticSites: StaticSitesConfig;
   /** Where stored files live: the local disk (DATA_DIR) or an S3-compatible bucket. */
   storage: StorageConfig;
+  /** GET /metrics: the bearer token it asks for (null: not served on the main port), and its own port. */
+  metrics: { token: string | null; port: number | null };
   /** Where background jobs run: inside the API process, or in `npm run worker` processes. */
   worker: WorkerMode;
 }

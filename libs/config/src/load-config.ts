@@ -77,6 +77,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const notifications = parseNotificationsConfig(get, problems);
   const storage = parseStorageConfig(get, problems);
+  const metricsToken = get('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  }
+  const rawMetricsPort = get('METRICS_PORT');
+  const metricsPort =
+    rawMetricsPort === undefined
+      ? null
+      : parseInteger(rawMetricsPort, 'METRICS_PORT', 0, 1, 65535, problems);
+  if (metricsPort !== null && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (both ${port})`);
+  }
   const staticSites = {
     maxUploadBytes: parseInteger(
       get('STATIC_MAX_UPLOAD_BYTES'),
@@ -117,6 +129,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     notifications,
     staticSites,
     storage,
+    metrics: { token: metricsToken, port: metricsPort },
     worker: worker ?? 'internal',
   };
 }

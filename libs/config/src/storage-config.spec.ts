@@ -96,4 +96,15 @@ describe('storage configuration', () => {
       'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither)',
     ]);
   });
+
+  it('reads the metrics token and port', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: null, port: null });
+    expect(
+      loadConfig({ METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' }).metrics,
+    ).toEqual({ token: 'a-long-enough-token', port: 9464 });
+    expect(problemsOf({ METRICS_TOKEN: 'short', METRICS_PORT: '3000' })).toEqual([
+      'METRICS_TOKEN must be 16 to 256 printable characters without spaces',
+      'METRICS_PORT must differ from PORT (both 3000)',
+    ]);
+  });
 });
