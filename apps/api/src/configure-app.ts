@@ -17,6 +17,7 @@ import { ObjectStore } from '@app/storage';
 import { AppModule } from './app.module';
 import { BULK_PATH, bulkBodyParsers } from './links/bulk/bulk-body-parser';
 import { createHttpLogger } from './logger-options';
+import { MetricsService } from './metrics/metrics.service';
 import { buildOpenApiDocument } from './openapi';
 import { serveUploads } from './serve-uploads';
 
@@ -41,6 +42,9 @@ export async function createApp(
   app.getHttpServer().on('clientError', answerClientError);
   app.disable('x-powered-by');
   app.use(httpLogger);
+  const metrics = app.get(MetricsService);
+  app.use(metrics.timeRequests);
+  app.use('/metrics', metrics.answerMainPort);
   app.set('query parser', 'simple');
   app.use(originAlias);
   app.use(`/${API_PREFIX}`, apiResponseHeaders);
