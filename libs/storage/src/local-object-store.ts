@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
@@ -42,35 +42,23 @@ export class LocalObjectStore extends ObjectStore {
   }
 
   async get(key: string): Promise<StoredObject | null> {
-    let handle;
-    try {
-      handle = await open(this.path(key), constants.O_RDONLY | constants.O_NOFOLLOW);
-    } catch (error) {
-      if (isMissing(error) || (error as { code?: string }).code === 'ELOOP') return null;
-      throw error;
-    }
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
+    const path = this.path(key);
+    const info = await this.head(key);
+    if (info === null) {
       return null;
     }
-    const fileHandle = handle;
-    let used = false;
+    // Opened only when read (a 304 reads nothing); O_NOFOLLOW refuses a link swapped in meanwhile.
+    const flags = constants.O_RDONLY | constants.O_NOFOLLOW;
     return {
-      key,
-      size: info.size,
-      modified: info.mtime,
-      stream: (range) => {
-        used = true;
-        return fileHandle.createReadStream({ autoClose: true, ...range });
-      },
+      ...info,
+      // fs.open takes numeric flags; @types/node types this option as a string only.
+      stream: (range) => createReadStream(path, { flags: flags as unknown as string, ...range }),
       buffer: async () => {
-        if (used) throw new Error('The object was already read');
-        used = true;
+        const handle = await open(path, flags);
         try {
-          return await fileHandle.readFile();
+          return await handle.readFile();
         } finally {
-          await fileHandle.close();
+          await handle.close();
         }
       },
     };
