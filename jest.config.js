@@ -48,6 +48,8 @@ module.exports = {
       testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
     },
     e2e('sqlite'),
+    // Two built API instances and a worker on PostgreSQL, Redis and s3rver (npm test builds first).
+    { ...base, displayName: 'cluster', testMatch: ['<rootDir>/test/cluster/*.cluster-spec.ts'] },
     e2e('postgres'),
   ],
 };

@@ -33,6 +33,7 @@ import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { LinksModule } from './links/links.module';
 import { loggerModuleParams } from './logger-options';
+import { MetricsModule } from './metrics/metrics.module';
 import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
 import { ProjectsModule } from './projects/projects.module';
 import { PushSubscribersModule } from './push-subscribers/push-subscribers.module';
@@ -77,6 +78,7 @@ export class AppModule {
         ProjectsModule,
         LinksModule,
         VisitorModule,
+        MetricsModule,
         DomainsModule,
         SignaturesModule,
         NotificationHandlersModule,

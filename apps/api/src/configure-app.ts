@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -14,10 +13,13 @@ import {
 } from '@app/common';
 import { AppConfig } from '@app/config';
 import { findAssetsDir } from '@app/signatures';
+import { ObjectStore } from '@app/storage';
 import { AppModule } from './app.module';
 import { BULK_PATH, bulkBodyParsers } from './links/bulk/bulk-body-parser';
 import { createHttpLogger } from './logger-options';
+import { MetricsService } from './metrics/metrics.service';
 import { buildOpenApiDocument } from './openapi';
+import { serveUploads } from './serve-uploads';
 
 export const API_PREFIX = 'v1';
 /** The origin product's base path; the same handlers answer there. */
@@ -40,6 +42,9 @@ export async function createApp(
   app.getHttpServer().on('clientError', answerClientError);
   app.disable('x-powered-by');
   app.use(httpLogger);
+  const metrics = app.get(MetricsService);
+  app.use(metrics.timeRequests);
+  app.use('/metrics', metrics.answerMainPort);
   app.set('query parser', 'simple');
   app.use(originAlias);
   app.use(`/${API_PREFIX}`, apiResponseHeaders);
@@ -56,7 +61,7 @@ export async function createApp(
     maxAge: '7d',
     fallthrough: true,
   });
-  serveUploads(app, config);
+  app.use('/uploads', serveUploads(app.get(ObjectStore)));
   app.setGlobalPrefix(API_PREFIX, {
     exclude: ['health', { path: 'signatures/preview/:token', method: RequestMethod.GET }],
   });
@@ -74,24 +79,6 @@ export async function createApp(
     },
   );
   return app;
-}
-
-/**
- * Stored files (QR images, logos) under `/uploads/`. Names carry a content hash, so they can be
- * cached forever; nosniff and a CSP that allows nothing keep an SVG from acting as a page.
- */
-function serveUploads(app: NestExpressApplication, config: AppConfig): void {
-  app.useStaticAssets(join(config.dataDir, 'uploads'), {
-    prefix: '/uploads/',
-    index: false,
-    dotfiles: 'deny',
-    immutable: true,
-    maxAge: '365d',
-    setHeaders: (res: Response) => {
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-    },
-  });
 }
 
 /** `/api/...` is served by the `/v1/...` handlers; `originalUrl` keeps `/api` for list links. */

@@ -11,6 +11,7 @@ import {
 } from '@app/database';
 import { Command, Options, required, str } from './command';
 import { LINK_COMMANDS } from './links/link-commands';
+import { STORAGE_COMMANDS } from './storage-commands';
 
 export type { Command, Options };
 
@@ -146,6 +147,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   ...LINK_COMMANDS,
+  ...STORAGE_COMMANDS,
   'migration:run': {
     usage: 'migration:run',
     options: {},

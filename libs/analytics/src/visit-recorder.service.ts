@@ -39,6 +39,8 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   written = 0;
   /** Visits the database refused as data (see write()); not retried. */
   dropped = 0;
+  /** Called with the seconds each flush took (set by the metrics module). */
+  onFlush?: (seconds: number) => void;
 
   constructor(
     private readonly visits: VisitWriter,
@@ -98,8 +100,10 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     }
     const taken = this.buffer;
     this.buffer = [];
+    const started = performance.now();
     this.flushing = this.writeAll(taken).finally(() => {
       this.flushing = null;
+      this.onFlush?.((performance.now() - started) / 1000);
     });
     await this.flushing;
   }

@@ -1,4 +1,5 @@
 import type { NotificationsConfig } from './notifications-config';
+import type { StorageConfig } from './storage-config';
 
 /** The whole configuration of a Linkdock process, validated once at boot. */
 export interface AppConfig {
@@ -27,6 +28,10 @@ export interface AppConfig {
   dnsServers: string[] | null;
   notifications: NotificationsConfig;
   staticSites: StaticSitesConfig;
+  /** Where stored files live: the local disk (DATA_DIR) or an S3-compatible bucket. */
+  storage: StorageConfig;
+  /** GET /metrics: the bearer token it asks for (null: not served on the main port), and its own port. */
+  metrics: { token: string | null; port: number | null };
   /** Where background jobs run: inside the API process, or in `npm run worker` processes. */
   worker: WorkerMode;
   /**

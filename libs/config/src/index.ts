@@ -3,3 +3,4 @@ export * from './config.module';
 export * from './load-config';
 export * from './notifications-config';
 export * from './secrets-key';
+export * from './storage-config';

@@ -49,6 +49,8 @@ describe(loadConfig.name, () => {
       dnsServers: null,
       notifications: NOTIFICATIONS_DEFAULTS,
       staticSites: { maxUploadBytes: 20_971_520, maxBytes: 52_428_800, maxFiles: 1000 },
+      storage: { driver: 'local', s3: null, publicUrl: null },
+      metrics: { token: null, port: null },
       worker: 'internal',
     });
   });
@@ -96,6 +98,8 @@ describe(loadConfig.name, () => {
       dnsServers: ['1.1.1.1', '127.0.0.1:5353'],
       notifications: NOTIFICATIONS_DEFAULTS,
       staticSites: { maxUploadBytes: 1_048_576, maxBytes: 2_097_152, maxFiles: 50 },
+      storage: { driver: 'local', s3: null, publicUrl: null },
+      metrics: { token: null, port: null },
       worker: 'external',
     });
   });

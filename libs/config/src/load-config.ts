@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel, WORKER_MODES } from './app-config';
 import { parseNotificationsConfig } from './notifications-config';
+import { parseStorageConfig } from './storage-config';
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -93,6 +94,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
 
   const notifications = parseNotificationsConfig(get, problems);
+  const storage = parseStorageConfig(get, problems);
+  const metricsToken = get('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
+  }
+  const rawMetricsPort = get('METRICS_PORT');
+  const metricsPort =
+    rawMetricsPort === undefined
+      ? null
+      : parseInteger(rawMetricsPort, 'METRICS_PORT', 0, 1, 65535, problems);
+  if (metricsPort !== null && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (both ${port})`);
+  }
   const staticSites = {
     maxUploadBytes: parseInteger(
       get('STATIC_MAX_UPLOAD_BYTES'),
@@ -132,6 +146,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dnsServers,
     notifications,
     staticSites,
+    storage,
+    metrics: { token: metricsToken, port: metricsPort },
     worker: worker ?? 'internal',
     eventsLeaseMs: eventsLeaseSeconds * 1000,
     accountLogsRetentionDays: logRetention === 0 ? null : logRetention,

@@ -7,3 +7,4 @@ export * from './zip-writer';
 export * from './browser';
 export * from './cleanup';
 export * from './built-process';
+export * from './s3-server';

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { AppError, UploadedFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { ObjectStore } from '@app/storage';
 
 /** Uploads are at most this big, in bytes and in pixels. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -13,19 +12,25 @@ const MAX_INPUT_PIXELS = 4096 * 4096;
 const MAX_STORED_SIDE = 1024;
 const ACCEPTED = new Set(['png', 'jpeg', 'webp', 'svg']);
 
-export const QR_UPLOAD_DIR = join('uploads', 'qr-codes');
+export const QR_UPLOAD_DIR = 'uploads/qr-codes';
 
-/** Files of QR codes under `${DATA_DIR}/uploads/qr-codes`, served at `/uploads/qr-codes/`. */
+/**
+ * Files of QR codes in the object store under `uploads/qr-codes/` (on the local disk,
+ * `${DATA_DIR}/uploads/qr-codes`), served at `/uploads/qr-codes/` or from STORAGE_PUBLIC_URL.
+ */
 @Injectable()
 export class QrFiles {
-  private readonly dir: string;
+  private readonly base: string;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.dir = join(config.dataDir, QR_UPLOAD_DIR);
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly store: ObjectStore,
+  ) {
+    this.base = `${config.storage.publicUrl ?? config.appUrl}/${QR_UPLOAD_DIR}`;
   }
 
   url(name: string | null): string | null {
-    return name === null ? null : `${this.config.appUrl}/uploads/qr-codes/${name}`;
+    return name === null ? null : `${this.base}/${name}`;
   }
 
   /**
@@ -59,14 +64,8 @@ export class QrFiles {
 
   /** The stored file, or null when it is not there (any other read failure is thrown). */
   async readIfExists(name: string): Promise<Buffer | null> {
-    try {
-      return await readFile(join(this.dir, name));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        return null;
-      }
-      throw error;
-    }
+    const object = await this.store.get(this.key(name));
+    return object === null ? null : object.buffer();
   }
 
   /**
@@ -74,24 +73,26 @@ export class QrFiles {
    * (no cache shows a stale code) and two codes never share a file, so deleting one is safe.
    */
   async write(content: Buffer | string, extension: string): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
     const hash = createHash('sha256').update(content).update(randomBytes(16)).digest('hex');
     const name = `${hash.slice(0, 40)}.${extension}`;
-    await writeFile(join(this.dir, name), content, { flag: 'wx' });
+    await this.store.put(this.key(name), Buffer.from(content), {
+      contentType: contentTypeOf(name),
+    });
     return name;
   }
 
   /** Writes the rendered code as `<hash>.svg` and `<hash>.png`; returns the SVG's name. */
   async writeRendered(svg: string, png: Buffer): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
     const hash = createHash('sha256')
       .update(svg)
       .update(randomBytes(16))
       .digest('hex')
       .slice(0, 40);
-    await writeFile(join(this.dir, `${hash}.svg`), svg, { flag: 'wx' });
+    await this.store.put(this.key(`${hash}.svg`), Buffer.from(svg), {
+      contentType: 'image/svg+xml',
+    });
     try {
-      await writeFile(join(this.dir, `${hash}.png`), png, { flag: 'wx' });
+      await this.store.put(this.key(`${hash}.png`), png, { contentType: 'image/png' });
     } catch (e) {
       await this.remove([`${hash}.svg`]);
       throw e;
@@ -105,10 +106,18 @@ export class QrFiles {
   }
 
   async remove(names: Array<string | null>): Promise<void> {
-    await Promise.all(
+    await this.store.delete(
       names
         .filter((n): n is string => n !== null && /^[0-9a-f]{40}\.(svg|png)$/.test(n))
-        .map((n) => rm(join(this.dir, n), { force: true })),
+        .map((n) => this.key(n)),
     );
   }
+
+  private key(name: string): string {
+    return `${QR_UPLOAD_DIR}/${name}`;
+  }
+}
+
+function contentTypeOf(name: string): string {
+  return name.endsWith('.svg') ? 'image/svg+xml' : 'image/png';
 }

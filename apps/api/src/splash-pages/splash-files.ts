@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { AppError, UploadedFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SPLASH_UPLOADS_PATH } from '@app/database';
+import { ObjectStore } from '@app/storage';
 
 /** The image fields of a splash page, each with the largest side it is stored at. */
 export const SPLASH_IMAGES = { logo: 512, favicon: 128, opengraph: 1200 } as const;
@@ -18,17 +17,23 @@ const MAX_INPUT_PIXELS = 4096 * 4096;
 const ACCEPTED = new Set(['png', 'jpeg', 'webp', 'gif', 'svg']);
 const STORED_NAME = /^[0-9a-f]{40}\.png$/;
 
-/** Images of splash pages under `${DATA_DIR}/uploads/splash-pages`, served at that path. */
+/**
+ * Images of splash pages in the object store under `uploads/splash-pages/` (on the local disk,
+ * `${DATA_DIR}/uploads/splash-pages`), served at that path or from STORAGE_PUBLIC_URL.
+ */
 @Injectable()
 export class SplashFiles {
-  private readonly dir: string;
+  private readonly base: string;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.dir = join(config.dataDir, SPLASH_UPLOADS_PATH);
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly store: ObjectStore,
+  ) {
+    this.base = `${config.storage.publicUrl ?? config.appUrl}/${SPLASH_UPLOADS_PATH}`;
   }
 
   url(name: string | null): string | null {
-    return name === null ? null : `${this.config.appUrl}/${SPLASH_UPLOADS_PATH}/${name}`;
+    return name === null ? null : `${this.base}/${name}`;
   }
 
   /**
@@ -61,18 +66,17 @@ export class SplashFiles {
 
   /** A new name per write (content hash and salt): two pages never share a file. */
   async write(content: Buffer): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
     const hash = createHash('sha256').update(content).update(randomBytes(16)).digest('hex');
     const name = `${hash.slice(0, 40)}.png`;
-    await writeFile(join(this.dir, name), content, { flag: 'wx' });
+    await this.store.put(`${SPLASH_UPLOADS_PATH}/${name}`, content, { contentType: 'image/png' });
     return name;
   }
 
   async remove(names: Array<string | null>): Promise<void> {
-    await Promise.all(
+    await this.store.delete(
       names
         .filter((n): n is string => n !== null && STORED_NAME.test(n))
-        .map((n) => rm(join(this.dir, n), { force: true })),
+        .map((n) => `${SPLASH_UPLOADS_PATH}/${n}`),
     );
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
+import { served } from '../metrics/served';
 import type { VisitorDomain } from './cache/visitor-cache.service';
 import { notFoundPage, PAGE_HEADERS } from './pages/visitor-pages';
 
@@ -23,6 +24,7 @@ export function redirect(
 ): void {
   res.writeHead(status, { Location: location, 'Cache-Control': cache, 'Content-Length': '0' });
   res.end();
+  served.redirects += 1;
 }
 
 export function page(

@@ -57,6 +57,9 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
   private epoch = 0;
   private subscriber: Redis | null = null;
   private readonly appUrl: string;
+  /** Link lookups answered from the cache, and those that were not (read by /metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly linksRepo: LinksRepository,
@@ -92,7 +95,10 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
 
   /** undefined = not cached: call loadLink. null = known not to exist. */
   peekLink(domainId: number, alias: string): VisitorLink | null | undefined {
-    return this.links.get(linkKey(domainId, alias));
+    const link = this.links.get(linkKey(domainId, alias));
+    if (link === undefined) this.misses += 1;
+    else this.hits += 1;
+    return link;
   }
 
   loadLink(domainId: number, alias: string): Promise<VisitorLink | null> {

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { VisitorModule } from '../visitor/visitor.module';
+import { MetricsService } from './metrics.service';
+
+/** Prometheus metrics of the API process: GET /metrics (METRICS_TOKEN) or METRICS_PORT. */
+@Module({
+  imports: [VisitorModule],
+  providers: [MetricsService],
+  exports: [MetricsService],
+})
+export class MetricsModule {}

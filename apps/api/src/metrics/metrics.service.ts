@@ -1,0 +1,217 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { VisitRecorder } from '@app/analytics';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { CachingObjectStore, ObjectStore } from '@app/storage';
+import { VisitorCache } from '../visitor/cache/visitor-cache.service';
+import { served } from './served';
+
+/** Seconds: from a fast JSON answer to a slow upload. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const FLUSH_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * The process's Prometheus metrics. Counters of hot paths are plain integers kept by their owners
+ * (VisitRecorder, VisitorCache, CachingObjectStore, `served`) and copied into the registry when it
+ * is scraped, so serving a redirect allocates nothing for metrics.
+ */
+@Injectable()
+export class MetricsService implements OnModuleInit, OnApplicationShutdown {
+  readonly registry = new Registry();
+  private readonly http: Histogram<'method' | 'route' | 'status'>;
+  private readonly flushSeconds: Histogram;
+  private server: Server | null = null;
+  private readonly token: Buffer | null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly recorder: VisitRecorder,
+    private readonly cache: VisitorCache,
+    private readonly store: ObjectStore,
+  ) {
+    this.token =
+      config.metrics.token === null ? null : Buffer.from(`Bearer ${config.metrics.token}`);
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.http = new Histogram({
+      name: 'linkdock_http_request_duration_seconds',
+      help: 'API requests (not visitor redirects) by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: HTTP_BUCKETS,
+      registers,
+    });
+    this.flushSeconds = new Histogram({
+      name: 'linkdock_visit_flush_duration_seconds',
+      help: 'Time of one flush of buffered visits to the database',
+      buckets: FLUSH_BUCKETS,
+      registers,
+    });
+    copied(
+      registers,
+      'linkdock_redirects_total',
+      'Redirects served to visitors',
+      () => served.redirects,
+    );
+    copied(
+      registers,
+      'linkdock_visits_buffered_total',
+      'Visits counted and buffered',
+      () => this.recorder.counted,
+    );
+    copied(
+      registers,
+      'linkdock_visits_written_total',
+      'Visits written to the database',
+      () => this.recorder.written,
+    );
+    copied(
+      registers,
+      'linkdock_visits_dropped_total',
+      'Visits refused by the database (not retried)',
+      () => this.recorder.dropped,
+    );
+    copied(
+      registers,
+      'linkdock_link_cache_hits_total',
+      'Visitor link lookups answered by the cache',
+      () => this.cache.hits,
+    );
+    copied(
+      registers,
+      'linkdock_link_cache_misses_total',
+      'Visitor link lookups that went to the database',
+      () => this.cache.misses,
+    );
+    const objects = this.store instanceof CachingObjectStore ? this.store : null;
+    if (objects !== null) {
+      copied(
+        registers,
+        'linkdock_object_cache_hits_total',
+        'Stored files served from memory',
+        () => objects.stats.hits,
+      );
+      copied(
+        registers,
+        'linkdock_object_cache_misses_total',
+        'Stored files read from the object store',
+        () => objects.stats.misses,
+      );
+      new Gauge({
+        name: 'linkdock_object_cache_bytes',
+        help: 'Bytes of stored files kept in memory',
+        registers,
+        collect() {
+          this.set(objects.snapshot().bytes);
+        },
+      });
+    }
+  }
+
+  onModuleInit(): void {
+    this.recorder.onFlush = (seconds) => this.flushSeconds.observe(seconds);
+    if (this.config.metrics.port !== null) {
+      this.server = createServer((req, res) => this.answerOwnPort(req, res));
+      this.server.listen(this.config.metrics.port, this.config.host);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.recorder.onFlush = undefined;
+    const server = this.server;
+    this.server = null;
+    if (server !== null) {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  }
+
+  /** Times API requests by the route template Express matched ("unmatched" for a 404). */
+  readonly timeRequests = (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const route = req.route
+        ? `${req.baseUrl}${(req.route as { path: string }).path}`
+        : 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.http.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+    });
+    next();
+  };
+
+  /**
+   * GET /metrics on the main port: only with METRICS_TOKEN, as `Authorization: Bearer <token>`
+   * (401 without it). Unset, the path is not served there (404, as any unknown path).
+   */
+  readonly answerMainPort = (req: Request, res: Response, next: NextFunction): void => {
+    if (
+      this.token === null ||
+      (req.method !== 'GET' && req.method !== 'HEAD') ||
+      req.path !== '/'
+    ) {
+      next();
+      return;
+    }
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length !== this.token.length || !timingSafeEqual(given, this.token)) {
+      res
+        .status(401)
+        .set('WWW-Authenticate', 'Bearer realm="metrics"')
+        .json({
+          errors: [
+            {
+              status: 401,
+              title: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.',
+              code: 'unauthorized',
+            },
+          ],
+        });
+      return;
+    }
+    void this.write(res);
+  };
+
+  /** METRICS_PORT: GET /metrics and nothing else (a token, when set, is asked for here too). */
+  private answerOwnPort(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    if (this.token !== null) {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== this.token.length || !timingSafeEqual(given, this.token)) {
+        res.writeHead(401, { 'WWW-Authenticate': 'Bearer realm="metrics"' }).end();
+        return;
+      }
+    }
+    void this.write(res);
+  }
+
+  private async write(res: ServerResponse): Promise<void> {
+    try {
+      const body = await this.registry.metrics();
+      res.writeHead(200, {
+        'Content-Type': this.registry.contentType,
+        'Cache-Control': 'no-store',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(500).end();
+    }
+  }
+}
+
+/** A counter whose value is read from its owner at scrape time. */
+function copied(registers: Registry[], name: string, help: string, read: () => number): void {
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
