@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { AppError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { BIOLINK_UPLOADS_PATH } from '@app/database';
+import { ObjectStore } from '@app/storage';
 
 /** Avatars and image blocks are at most this big, in bytes and in pixels. */
 export const MAX_BIOLINK_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -14,19 +14,24 @@ const ACCEPTED = new Set(['png', 'jpeg', 'webp', 'gif', 'svg']);
 const STORED_NAME = /^[0-9a-f]{40}\.png$/;
 
 /**
- * Images of bio pages (avatars, image blocks) under `${DATA_DIR}/uploads/biolinks`, served at that
- * path: stored exactly as splash-page images are (splash-pages/splash-files.ts), re-encoded as PNG.
+ * Images of bio pages (avatars, image blocks) in the object store under `uploads/biolinks/` (on
+ * the local disk, `${DATA_DIR}/uploads/biolinks`), served at that path or from
+ * STORAGE_PUBLIC_URL, re-encoded as PNG: as splash-page images are (splash-pages/splash-files.ts).
  */
 @Injectable()
 export class BiolinkFiles {
-  private readonly dir: string;
+  /** Where uploads are linked from: STORAGE_PUBLIC_URL, else the app. */
+  readonly uploadsBase: string;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.dir = join(config.dataDir, BIOLINK_UPLOADS_PATH);
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly objects: ObjectStore,
+  ) {
+    this.uploadsBase = config.storage.publicUrl ?? config.appUrl;
   }
 
   url(name: string | null): string | null {
-    return name === null ? null : `${this.config.appUrl}/${BIOLINK_UPLOADS_PATH}/${name}`;
+    return name === null ? null : `${this.uploadsBase}/${BIOLINK_UPLOADS_PATH}/${name}`;
   }
 
   /** Reads an upload (in memory or in a temporary file), checks it by content, stores it. */
@@ -39,20 +44,23 @@ export class BiolinkFiles {
     return this.write(await normalize(field, side, buffer));
   }
 
+  /** A new name per write (content hash and salt): two pages never share a file. */
   private async write(content: Buffer): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
     const hash = createHash('sha256').update(content).update(randomBytes(16)).digest('hex');
     const name = `${hash.slice(0, 40)}.png`;
-    await writeFile(join(this.dir, name), content, { flag: 'wx' });
+    await this.objects.put(`${BIOLINK_UPLOADS_PATH}/${name}`, content, {
+      contentType: 'image/png',
+    });
     return name;
   }
 
   async remove(names: Array<string | null | undefined>): Promise<void> {
-    await Promise.all(
-      names
-        .filter((n): n is string => typeof n === 'string' && STORED_NAME.test(n))
-        .map((n) => rm(join(this.dir, n), { force: true })),
-    );
+    const keys = names
+      .filter((n): n is string => typeof n === 'string' && STORED_NAME.test(n))
+      .map((n) => `${BIOLINK_UPLOADS_PATH}/${n}`);
+    if (keys.length > 0) {
+      await this.objects.delete(keys);
+    }
   }
 }
 

@@ -16,7 +16,7 @@ import {
   type LinkEvents,
   type OutboxEventInput,
 } from '@app/database';
-import type { SiteStorage } from '@app/storage';
+import type { ObjectStore, SiteStorage } from '@app/storage';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { BiolinkFiles } from './biolink-files';
 import { LinkChecks } from './link-checks.service';
@@ -199,7 +199,10 @@ describe(LinksService.name, () => {
       emitter,
       clock,
       sites,
-      new BiolinkFiles({ appUrl: APP_URL, dataDir: '/nonexistent' } as AppConfig),
+      new BiolinkFiles(
+        { appUrl: APP_URL, storage: { publicUrl: null } } as unknown as AppConfig,
+        { delete: () => Promise.resolve() } as unknown as ObjectStore,
+      ),
       { appUrl: APP_URL } as AppConfig,
     );
   });

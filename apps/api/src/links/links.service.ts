@@ -51,7 +51,11 @@ export class LinksService {
     const page = await this.links.listOwned(actor.ownerId, query);
     const bases = await this.baseUrls(actor, page.items);
     return page.map((link) =>
-      toLinkResponse(link, bases.get(link.domain_id) ?? this.config.appUrl, this.config.appUrl),
+      toLinkResponse(
+        link,
+        bases.get(link.domain_id) ?? this.config.appUrl,
+        this.images.uploadsBase,
+      ),
     );
   }
 
@@ -61,7 +65,7 @@ export class LinksService {
     return toLinkResponse(
       link,
       bases.get(link.domain_id) ?? this.config.appUrl,
-      this.config.appUrl,
+      this.images.uploadsBase,
     );
   }
 
@@ -213,7 +217,7 @@ export class LinksService {
         links.map((link) => ({
           event,
           ownerId: actor.ownerId,
-          data: { ...toLinkResponse(link, base, this.config.appUrl) },
+          data: { ...toLinkResponse(link, base, this.images.uploadsBase) },
         })),
     };
   }
