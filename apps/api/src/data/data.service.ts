@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Actor } from '@app/auth';
 import { AppError, ListQuery, NotFoundError, Paginated } from '@app/common';
-import { COLLECTOR_BLOCK_TYPES, DataRepository, DatumEntity } from '@app/database';
-import { DATA_KEYS, DatumResponse, toDatumResponse } from './datum.mapper';
+import { COLLECTOR_BLOCK_TYPES, DATA_KEYS, DataRepository, DatumEntity } from '@app/database';
+import { DatumResponse, toDatumResponse } from './datum.mapper';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

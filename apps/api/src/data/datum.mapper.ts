@@ -1,23 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { COLLECTOR_BLOCK_TYPES, CollectorBlockType, DatumEntity, datumRecord } from '@app/database';
+import { COLLECTOR_BLOCK_TYPES, DatumEntity, datumRecord } from '@app/database';
 
-/** The keys of `data` for each kind of record (origin-api.md §12), in export column order. */
-export const DATA_KEYS: Record<CollectorBlockType, readonly string[]> = {
-  email_collector: ['email', 'name'],
-  phone_collector: ['phone', 'name'],
-  contact_collector: ['phone', 'email', 'message', 'name'],
-  appointment_calendar: [
-    'date',
-    'start_time',
-    'end_time',
-    'duration_value',
-    'duration_type',
-    'email',
-    'phone',
-    'name',
-    'message',
-  ],
-};
 
 export class DatumResponse {
   @ApiProperty({ example: 1 }) id!: number;

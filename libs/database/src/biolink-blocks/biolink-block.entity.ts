@@ -25,6 +25,24 @@ export const COLLECTOR_BLOCK_TYPES = [
 ] as const;
 export type CollectorBlockType = (typeof COLLECTOR_BLOCK_TYPES)[number];
 
+/** The keys of a record's `data` for each kind of collector (origin-api.md §12), in that order. */
+export const DATA_KEYS: Record<CollectorBlockType, readonly string[]> = {
+  email_collector: ['email', 'name'],
+  phone_collector: ['phone', 'name'],
+  contact_collector: ['phone', 'email', 'message', 'name'],
+  appointment_calendar: [
+    'date',
+    'start_time',
+    'end_time',
+    'duration_value',
+    'duration_type',
+    'email',
+    'phone',
+    'name',
+    'message',
+  ],
+};
+
 export function isCollectorType(type: string): type is CollectorBlockType {
   return (COLLECTOR_BLOCK_TYPES as readonly string[]).includes(type);
 }

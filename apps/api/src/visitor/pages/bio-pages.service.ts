@@ -5,7 +5,12 @@ import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { buildTrustedProxies, clientIp, Clock } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { BiolinkBlocksRepository, DataRepository } from '@app/database';
+import {
+  BiolinkBlocksRepository,
+  type CollectorBlockType,
+  DATA_KEYS,
+  DataRepository,
+} from '@app/database';
 import { locationOf, type VisitorLink } from '../cache/visitor-link';
 import { notFound, readForm, redirect, settle, TEMPORARY_CACHE } from '../http';
 import type { Visit } from '../visit';
@@ -356,24 +361,8 @@ export class BioPages {
   }
 }
 
-/** The record's keys in the order of origin-api.md §12. */
-const KEY_ORDER: Record<string, readonly string[]> = {
-  email_collector: ['email', 'name'],
-  phone_collector: ['phone', 'name'],
-  contact_collector: ['phone', 'email', 'message', 'name'],
-  appointment_calendar: [
-    'date',
-    'start_time',
-    'end_time',
-    'duration_value',
-    'duration_type',
-    'email',
-    'phone',
-    'name',
-    'message',
-  ],
-};
-
 function orderedData(type: string, record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(KEY_ORDER[type].map((k) => [k, record[k] ?? null]));
+  return Object.fromEntries(
+    DATA_KEYS[type as CollectorBlockType].map((k) => [k, record[k] ?? null]),
+  );
 }
