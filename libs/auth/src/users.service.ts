@@ -64,6 +64,8 @@ export class UsersService {
         name,
         is_admin: input.isAdmin ?? false,
         timezone,
+        plan_id: null,
+        plan_expiration_date: null,
         datetime: now,
         last_datetime: null,
       },

@@ -41,6 +41,17 @@ export interface AppConfig {
   eventsLeaseMs: number;
   /** Days account log entries are kept (ACCOUNT_LOGS_RETENTION_DAYS, default 90); null = forever. */
   accountLogsRetentionDays: number | null;
+  billing: BillingConfig;
+}
+
+/** Plans and the processors' webhooks (docs/billing.md). */
+export interface BillingConfig {
+  /** The plan of users without one (DEFAULT_PLAN_ID); null: such users are unlimited. */
+  defaultPlanId: number | null;
+  /** Signing secrets of the webhooks; a processor without one answers 404. */
+  stripeWebhookSecret: string | null;
+  paddleWebhookSecret: string | null;
+  lemonSqueezyWebhookSecret: string | null;
 }
 
 /** Bounds of uploaded static sites (see README: STATIC_MAX_*). */

@@ -28,6 +28,13 @@ function configErrorOf(env: Record<string, string>): ConfigError {
   throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
+const NO_BILLING = {
+  defaultPlanId: null,
+  stripeWebhookSecret: null,
+  paddleWebhookSecret: null,
+  lemonSqueezyWebhookSecret: null,
+};
+
 describe(loadConfig.name, () => {
   it('takes every default from an empty environment', () => {
     const dataDir = resolve('data');
@@ -52,6 +59,7 @@ describe(loadConfig.name, () => {
       storage: { driver: 'local', s3: null, publicUrl: null },
       metrics: { token: null, port: null },
       worker: 'internal',
+      billing: NO_BILLING,
     });
   });
 
@@ -79,6 +87,10 @@ describe(loadConfig.name, () => {
         STATIC_MAX_BYTES: '2097152',
         STATIC_MAX_FILES: '50',
         WORKER: ' External ',
+        DEFAULT_PLAN_ID: ' 2 ',
+        STRIPE_WEBHOOK_SECRET: 'whsec_stripe',
+        PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_x',
+        LEMONSQUEEZY_WEBHOOK_SECRET: 'ls-secret',
       }),
     ).toEqual({
       port: 8080,
@@ -101,6 +113,12 @@ describe(loadConfig.name, () => {
       storage: { driver: 'local', s3: null, publicUrl: null },
       metrics: { token: null, port: null },
       worker: 'external',
+      billing: {
+        defaultPlanId: 2,
+        stripeWebhookSecret: 'whsec_stripe',
+        paddleWebhookSecret: 'pdl_ntfset_x',
+        lemonSqueezyWebhookSecret: 'ls-secret',
+      },
     });
   });
 
@@ -142,6 +160,11 @@ describe(loadConfig.name, () => {
     ['PORT', '0', 'PORT must be a whole number from 1 to 65535 (got "0")'],
     ['PORT', '80.5', 'PORT must be a whole number from 1 to 65535 (got "80.5")'],
     ['API_RATE_LIMIT', '0', 'API_RATE_LIMIT must be a whole number from 1 to 1000000 (got "0")'],
+    [
+      'DEFAULT_PLAN_ID',
+      'free',
+      'DEFAULT_PLAN_ID must be a whole number from 1 to 2147483647 (got "free")',
+    ],
     [
       'VISITS_RETENTION_DAYS',
       '-1',

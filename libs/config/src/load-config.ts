@@ -107,6 +107,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (metricsPort !== null && metricsPort === port) {
     problems.push(`METRICS_PORT must differ from PORT (both ${port})`);
   }
+  const rawDefaultPlan = get('DEFAULT_PLAN_ID');
+  const billing = {
+    defaultPlanId:
+      rawDefaultPlan === undefined
+        ? null
+        : parseInteger(rawDefaultPlan, 'DEFAULT_PLAN_ID', 0, 1, 2_147_483_647, problems),
+    stripeWebhookSecret: get('STRIPE_WEBHOOK_SECRET') ?? null,
+    paddleWebhookSecret: get('PADDLE_WEBHOOK_SECRET') ?? null,
+    lemonSqueezyWebhookSecret: get('LEMONSQUEEZY_WEBHOOK_SECRET') ?? null,
+  };
   const staticSites = {
     maxUploadBytes: parseInteger(
       get('STATIC_MAX_UPLOAD_BYTES'),
@@ -151,6 +161,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     worker: worker ?? 'internal',
     eventsLeaseMs: eventsLeaseSeconds * 1000,
     accountLogsRetentionDays: logRetention === 0 ? null : logRetention,
+    billing,
   };
 }
 

@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DatabaseConfig } from '@app/config';
 import { AccountLogsRepository } from './account-logs/account-logs.repository';
+import { PaymentsRepository } from './billing/payments.repository';
+import { PlansRepository } from './billing/plans.repository';
 import { BiolinkBlocksRepository } from './biolink-blocks/biolink-blocks.repository';
 import { DataRepository } from './data/data.repository';
 import { AppDataSource, buildDataSourceOptions } from './data-source';
@@ -24,6 +26,8 @@ import { VisitsRepository } from './visits/visits.repository';
 const REPOSITORIES = [
   UsersRepository,
   ApiKeysRepository,
+  PlansRepository,
+  PaymentsRepository,
   ProjectsRepository,
   DomainsRepository,
   LinksRepository,

@@ -1,4 +1,6 @@
 import { AccountLogEntity } from './account-logs/account-log.entity';
+import { PaymentEntity } from './billing/payment.entity';
+import { PlanEntity } from './billing/plan.entity';
 import { BiolinkBlockEntity } from './biolink-blocks/biolink-block.entity';
 import { DatumEntity } from './data/datum.entity';
 import { DomainEntity } from './domains/domain.entity';
@@ -28,6 +30,8 @@ import { VisitEntity } from './visits/visit.entity';
 /** Every entity, registered once for both dialects. */
 export const ENTITIES = [
   UserEntity,
+  PlanEntity,
+  PaymentEntity,
   ApiKeyEntity,
   ProjectEntity,
   DomainEntity,

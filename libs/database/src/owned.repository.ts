@@ -67,7 +67,13 @@ export abstract class OwnedRepository<E extends OwnedEntity> {
     return found;
   }
 
-  async insert(values: Omit<E, 'id'>): Promise<number> {
+  /** Inserts a row, with `em` when it belongs to a transaction (a create a plan limit checked). */
+  async insert(values: Omit<E, 'id'>, em?: EntityManager): Promise<number> {
+    if (em) {
+      const target = this.repo.target;
+      const saved = await em.save(target, em.create(target, values as unknown as E));
+      return (saved).id;
+    }
     const saved = await this.repo.save(this.repo.create(values as E));
     return saved.id;
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import {
   AppError,
   Clock,
@@ -30,6 +30,7 @@ const IMAGE_SIDE = 1200;
 @Injectable()
 export class BiolinkBlocksService {
   constructor(
+    private readonly limits: PlanLimits,
     private readonly blocks: BiolinkBlocksRepository,
     private readonly links: LinksRepository,
     private readonly handlers: NotificationHandlersRepository,
@@ -68,17 +69,23 @@ export class BiolinkBlocksService {
     if (image) {
       built.settings.image = await this.files.store('image', IMAGE_SIDE, image);
     }
-    const id = await this.blocks.insert({
-      user_id: actor.ownerId,
-      link_id: link.id,
-      type: dto.type,
-      settings: JSON.stringify(built.settings),
-      order: dto.order ?? (await this.blocks.nextOrder(link.id)),
-      is_enabled: dto.is_enabled ?? true,
-      clicks: 0,
-      datetime: this.clock.now(),
-      last_datetime: null,
-    });
+    const order = dto.order ?? (await this.blocks.nextOrder(link.id));
+    const id = await this.limits.within(actor.ownerId, { biolink_blocks: 1 }, (em) =>
+      this.blocks.insert(
+        {
+          user_id: actor.ownerId,
+          link_id: link.id,
+          type: dto.type,
+          settings: JSON.stringify(built.settings),
+          order,
+          is_enabled: dto.is_enabled ?? true,
+          clicks: 0,
+          datetime: this.clock.now(),
+          last_datetime: null,
+        },
+        em,
+      ),
+    );
     await this.pageChanged(actor, link.id);
     return { id };
   }

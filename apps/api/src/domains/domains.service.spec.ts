@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { QueryFailedError } from 'typeorm';
-import { Actor } from '@app/auth';
+import { Actor, type PlanLimits } from '@app/auth';
 import { Clock, DOMAIN_CHANGED, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { DnsTxtResolver, type TxtLookup } from '@app/common';
 import {
@@ -12,6 +12,11 @@ import {
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { DomainVerifier } from './domain-verifier';
 import { DomainsService } from './domains.service';
+
+/** Plans limit nothing here: every write runs as if no plan applied. */
+const noLimits = {
+  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
+} as unknown as PlanLimits;
 
 type DomainsPort = Pick<
   DomainsRepository,
@@ -157,6 +162,7 @@ describe(DomainsService.name, () => {
       emit: (name: string, payload: unknown) => events.push([name, payload]) > 0,
     } as unknown as EventEmitter2;
     service = new DomainsService(
+      noLimits,
       repository as unknown as DomainsRepository,
       new DomainVerifier(resolver as unknown as DnsTxtResolver),
       emitter,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import {
   AppError,
   Clock,
@@ -25,6 +25,7 @@ export class DomainsService {
   private readonly ownHost: string;
 
   constructor(
+    private readonly limits: PlanLimits,
     private readonly domains: DomainsRepository,
     private readonly verifier: DomainVerifier,
     private readonly events: EventEmitter2,
@@ -46,18 +47,23 @@ export class DomainsService {
   async create(actor: Actor, dto: CreateDomainDto): Promise<{ id: number }> {
     checkNoLoop(dto.host, dto.custom_index_url ?? '', dto.custom_not_found_url ?? '');
     await this.checkHostAvailable(actor, dto.host);
-    const id = await this.domains.insert({
-      user_id: actor.ownerId,
-      scheme: dto.scheme ?? 'https://',
-      host: dto.host,
-      custom_index_url: dto.custom_index_url ?? '',
-      custom_not_found_url: dto.custom_not_found_url ?? '',
-      is_enabled: false,
-      verification_token: newToken(),
-      verified_datetime: null,
-      datetime: this.clock.now(),
-      last_datetime: null,
-    });
+    const id = await this.limits.within(actor.ownerId, { domains: 1 }, (em) =>
+      this.domains.insert(
+        {
+          user_id: actor.ownerId,
+          scheme: dto.scheme ?? 'https://',
+          host: dto.host,
+          custom_index_url: dto.custom_index_url ?? '',
+          custom_not_found_url: dto.custom_not_found_url ?? '',
+          is_enabled: false,
+          verification_token: newToken(),
+          verified_datetime: null,
+          datetime: this.clock.now(),
+          last_datetime: null,
+        },
+        em,
+      ),
+    );
     this.changed({ domainId: id, host: dto.host });
     return { id };
   }

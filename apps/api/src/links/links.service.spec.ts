@@ -1,5 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor } from '@app/auth';
+import { Actor, type PlanLimits } from '@app/auth';
 import { Clock, ErrorEntry, LINK_CHANGED, UploadedDiskFile } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
@@ -23,6 +23,11 @@ import { LinkChecks } from './link-checks.service';
 import { LinkInputService } from './link-input.service';
 import { LinksService } from './links.service';
 import { StaticSites } from './static/static-sites.service';
+
+/** Plans limit nothing here: every write runs as if no plan applied. */
+const noLimits = {
+  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
+} as unknown as PlanLimits;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -193,6 +198,7 @@ describe(LinksService.name, () => {
       emit: (name: string, payload: unknown) => events.push([name, payload]) > 0,
     } as unknown as EventEmitter2;
     service = new LinksService(
+      noLimits,
       links as unknown as LinksRepository,
       domains,
       new LinkInputService(checks),

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import {
   AppError,
   Clock,
@@ -37,6 +37,7 @@ const UPDATE_ATTEMPTS = 3;
 @Injectable()
 export class LinksService {
   constructor(
+    private readonly limits: PlanLimits,
     private readonly links: LinksRepository,
     private readonly domains: DomainsRepository,
     private readonly input: LinkInputService,
@@ -92,26 +93,30 @@ export class LinksService {
     const site = upload ? await this.sites.publish(upload) : undefined;
     settings.static_site = site;
     const events = await this.linkEvents(actor, 'link.created', domainId);
+    const needs = { links: 1, static_storage_bytes: site?.bytes ?? 0 };
     const id = await this.sites.pointAt(site, true, () =>
-      this.links.insertWithEvents(
-        {
-          user_id: actor.ownerId,
-          project_id: input.projectId,
-          domain_id: domainId,
-          splash_page_id: input.splashPageId,
-          type: input.type,
-          url: alias,
-          location_url: input.location,
-          settings: JSON.stringify(settings),
-          password_hash: input.passwordHash,
-          clicks: 0,
-          is_enabled: dto.is_enabled ?? true,
-          start_date: input.window.start,
-          end_date: input.window.end,
-          datetime: this.clock.now(),
-          last_datetime: null,
-        },
-        events,
+      this.limits.within(actor.ownerId, needs, (em) =>
+        this.links.insertWithEvents(
+          {
+            user_id: actor.ownerId,
+            project_id: input.projectId,
+            domain_id: domainId,
+            splash_page_id: input.splashPageId,
+            type: input.type,
+            url: alias,
+            location_url: input.location,
+            settings: JSON.stringify(settings),
+            password_hash: input.passwordHash,
+            clicks: 0,
+            is_enabled: dto.is_enabled ?? true,
+            start_date: input.window.start,
+            end_date: input.window.end,
+            datetime: this.clock.now(),
+            last_datetime: null,
+          },
+          events,
+          em,
+        ),
       ),
     );
     this.emitChanged({ linkId: id, domainId, alias });
@@ -163,8 +168,12 @@ export class LinksService {
         }
         // One UPDATE switches visitors from the old version to the new one.
         const events = await this.linkEvents(actor, 'link.updated', planned.domainId);
+        // A new site version counts against static_storage_bytes by what it adds.
+        const grows = site ? { static_storage_bytes: site.bytes - (previousSite?.bytes ?? 0) } : {};
         if (
-          await this.links.updateOwnedIf(actor.ownerId, id, link.settings, planned.changes, events)
+          await this.limits.within(actor.ownerId, grows, (em) =>
+            this.links.updateOwnedIf(actor.ownerId, id, link.settings, planned.changes, events, em),
+          )
         ) {
           this.emitChanged({
             linkId: id,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, Problem } from '@app/common';
 import {
   NotificationHandlerEntity,
@@ -26,6 +26,7 @@ import {
 @Injectable()
 export class NotificationHandlersService {
   constructor(
+    private readonly limits: PlanLimits,
     private readonly handlers: NotificationHandlersRepository,
     private readonly codec: HandlerSettingsCodec,
     private readonly notifier: Notifier,
@@ -50,17 +51,22 @@ export class NotificationHandlersService {
     if (built.problems.length > 0) {
       throw new AppError('validation_failed', built.problems);
     }
-    const id = await this.handlers.insert({
-      user_id: actor.ownerId,
-      name: dto.name,
-      type: dto.type,
-      settings_encrypted: this.codec.seal(built.settings),
-      is_enabled: dto.is_enabled ?? true,
-      events: dto.events === undefined ? null : JSON.stringify([...new Set(dto.events)]),
-      disabled_reason: null,
-      datetime: this.clock.now(),
-      last_datetime: null,
-    });
+    const id = await this.limits.within(actor.ownerId, { notification_handlers: 1 }, (em) =>
+      this.handlers.insert(
+        {
+          user_id: actor.ownerId,
+          name: dto.name,
+          type: dto.type,
+          settings_encrypted: this.codec.seal(built.settings),
+          is_enabled: dto.is_enabled ?? true,
+          events: dto.events === undefined ? null : JSON.stringify([...new Set(dto.events)]),
+          disabled_reason: null,
+          datetime: this.clock.now(),
+          last_datetime: null,
+        },
+        em,
+      ),
+    );
     return built.generatedSecret ? { id, webhook_secret: built.generatedSecret } : { id };
   }
 

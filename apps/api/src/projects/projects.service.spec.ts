@@ -1,8 +1,13 @@
-import { Actor } from '@app/auth';
+import { Actor, type PlanLimits } from '@app/auth';
 import { Clock, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { ProjectEntity, ProjectsRepository } from '@app/database';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { ProjectsService } from './projects.service';
+
+/** Plans limit nothing here: every write runs as if no plan applied. */
+const noLimits = {
+  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
+} as unknown as PlanLimits;
 
 type ProjectsPort = Pick<
   ProjectsRepository,
@@ -97,7 +102,7 @@ describe(ProjectsService.name, () => {
       // Belongs to the caller's own workspace (userId), not to the workspace it acts in.
       project({ id: 7, user_id: 1, name: 'Private' }),
     );
-    service = new ProjectsService(repository as unknown as ProjectsRepository, clock);
+    service = new ProjectsService(noLimits, repository as unknown as ProjectsRepository, clock);
   });
 
   describe('create', () => {

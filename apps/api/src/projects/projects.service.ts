@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import { Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
 import { ProjectEntity, ProjectsRepository } from '@app/database';
 import { CreateProjectDto } from './dto/create-project.dto';
@@ -9,6 +9,7 @@ import { ProjectResponse, toProjectResponse } from './project.mapper';
 @Injectable()
 export class ProjectsService {
   constructor(
+    private readonly limits: PlanLimits,
     private readonly projects: ProjectsRepository,
     private readonly clock: Clock,
   ) {}
@@ -22,13 +23,18 @@ export class ProjectsService {
   }
 
   async create(actor: Actor, dto: CreateProjectDto): Promise<{ id: number }> {
-    const id = await this.projects.insert({
-      user_id: actor.ownerId,
-      name: dto.name,
-      color: dto.color ?? '#000000',
-      datetime: this.clock.now(),
-      last_datetime: null,
-    });
+    const id = await this.limits.within(actor.ownerId, { projects: 1 }, (em) =>
+      this.projects.insert(
+        {
+          user_id: actor.ownerId,
+          name: dto.name,
+          color: dto.color ?? '#000000',
+          datetime: this.clock.now(),
+          last_datetime: null,
+        },
+        em,
+      ),
+    );
     return { id };
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, UploadedFiles } from '@app/common';
 import { ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
 import { DataTooLongError, QrType, renderQr } from '@app/qr';
@@ -22,6 +22,7 @@ const SLOTS = Object.keys(QR_IMAGE_FIELDS) as ImageSlot[];
 @Injectable()
 export class QrCodesService {
   constructor(
+    private readonly limits: PlanLimits,
     private readonly qrCodes: QrCodesRepository,
     private readonly projects: ProjectsRepository,
     private readonly files: QrFiles,
@@ -46,15 +47,20 @@ export class QrCodesService {
     const projectId = await this.projectId(actor, dto.project_id ?? null);
     const written = await this.render(dto.type, null, dto, uploads, null);
     try {
-      const id = await this.qrCodes.insert({
-        user_id: actor.ownerId,
-        project_id: projectId,
-        type: dto.type,
-        name: dto.name,
-        ...written.row,
-        datetime: this.clock.now(),
-        last_datetime: null,
-      });
+      const id = await this.limits.within(actor.ownerId, { qr_codes: 1 }, (em) =>
+        this.qrCodes.insert(
+          {
+            user_id: actor.ownerId,
+            project_id: projectId,
+            type: dto.type,
+            name: dto.name,
+            ...written.row,
+            datetime: this.clock.now(),
+            last_datetime: null,
+          },
+          em,
+        ),
+      );
       return { id };
     } catch (e) {
       await this.files.remove(written.files.created);

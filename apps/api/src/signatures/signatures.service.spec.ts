@@ -1,4 +1,4 @@
-import { Actor } from '@app/auth';
+import { Actor, type PlanLimits } from '@app/auth';
 import { Clock, ErrorEntry } from '@app/common';
 import { loadConfig } from '@app/config';
 import {
@@ -10,6 +10,11 @@ import {
 import { DEFAULT_SETTINGS } from '@app/signatures';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { mergeSettings, SignaturesService } from './signatures.service';
+
+/** Plans limit nothing here: every write runs as if no plan applied. */
+const noLimits = {
+  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
+} as unknown as PlanLimits;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -51,6 +56,7 @@ describe(SignaturesService.name, () => {
   beforeEach(() => {
     repo = new FakeSignatures();
     service = new SignaturesService(
+      noLimits,
       repo as unknown as SignaturesRepository,
       projects as unknown as ProjectsRepository,
       clock,

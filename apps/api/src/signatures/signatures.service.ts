@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { ProjectsRepository, SignatureEntity, SignaturesRepository } from '@app/database';
@@ -27,6 +27,7 @@ export const PREVIEW_PATH = 'signatures/preview';
 @Injectable()
 export class SignaturesService {
   constructor(
+    private readonly limits: PlanLimits,
     private readonly signatures: SignaturesRepository,
     private readonly projects: ProjectsRepository,
     private readonly clock: Clock,
@@ -43,17 +44,22 @@ export class SignaturesService {
 
   async create(actor: Actor, dto: CreateSignatureDto): Promise<{ id: number }> {
     const projectId = await this.ownedProjectId(actor, dto.project_id);
-    const id = await this.signatures.insert({
-      user_id: actor.ownerId,
-      project_id: projectId ?? null,
-      name: dto.name,
-      template: dto.template ?? 'mars',
-      settings: JSON.stringify(mergeSettings(DEFAULT_SETTINGS, dto)),
-      // 24 random bytes: the public preview URL cannot be guessed or enumerated.
-      preview_token: randomBytes(24).toString('base64url'),
-      datetime: this.clock.now(),
-      last_datetime: null,
-    });
+    const id = await this.limits.within(actor.ownerId, { signatures: 1 }, (em) =>
+      this.signatures.insert(
+        {
+          user_id: actor.ownerId,
+          project_id: projectId ?? null,
+          name: dto.name,
+          template: dto.template ?? 'mars',
+          settings: JSON.stringify(mergeSettings(DEFAULT_SETTINGS, dto)),
+          // 24 random bytes: the public preview URL cannot be guessed or enumerated.
+          preview_token: randomBytes(24).toString('base64url'),
+          datetime: this.clock.now(),
+          last_datetime: null,
+        },
+        em,
+      ),
+    );
     return { id };
   }
 

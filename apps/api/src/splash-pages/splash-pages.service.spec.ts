@@ -1,10 +1,15 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor } from '@app/auth';
+import { Actor, type PlanLimits } from '@app/auth';
 import { AppError, Clock, ErrorEntry, LINK_CHANGED, UploadedFile } from '@app/common';
 import { LinkAddress, SplashPageEntity, SplashPagesRepository } from '@app/database';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { SplashFiles, SplashImage } from './splash-files';
 import { SplashPagesService } from './splash-pages.service';
+
+/** Plans limit nothing here: every write runs as if no plan applied. */
+const noLimits = {
+  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
+} as unknown as PlanLimits;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -117,6 +122,7 @@ describe(SplashPagesService.name, () => {
     emitted = [];
     const events = { emit: (name: string, e: unknown) => emitted.push([name, e]) };
     service = new SplashPagesService(
+      noLimits,
       repo as unknown as SplashPagesRepository,
       files as unknown as SplashFiles,
       events as unknown as EventEmitter2,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import {
   AppError,
   Clock,
@@ -38,6 +38,7 @@ type Images = Record<SplashImage, string | null>;
 @Injectable()
 export class SplashPagesService {
   constructor(
+    private readonly limits: PlanLimits,
     private readonly pages: SplashPagesRepository,
     private readonly files: SplashFiles,
     private readonly events: EventEmitter2,
@@ -62,22 +63,27 @@ export class SplashPagesService {
     const settings = applySettings(emptySettings(), dto);
     const images = await this.storeImages(uploads);
     try {
-      const id = await this.pages.insert({
-        user_id: actor.ownerId,
-        name: dto.name,
-        color: dto.color ?? SPLASH_DEFAULT_COLOR,
-        title: dto.title || null,
-        description: dto.description || null,
-        link_unlock_seconds: dto.link_unlock_seconds ?? 5,
-        auto_redirect: dto.auto_redirect ?? false,
-        settings,
-        logo: null,
-        favicon: null,
-        opengraph: null,
-        ...imageChanges(dto, images.stored),
-        datetime: this.clock.now(),
-        last_datetime: null,
-      });
+      const id = await this.limits.within(actor.ownerId, { splash_pages: 1 }, (em) =>
+        this.pages.insert(
+          {
+            user_id: actor.ownerId,
+            name: dto.name,
+            color: dto.color ?? SPLASH_DEFAULT_COLOR,
+            title: dto.title || null,
+            description: dto.description || null,
+            link_unlock_seconds: dto.link_unlock_seconds ?? 5,
+            auto_redirect: dto.auto_redirect ?? false,
+            settings,
+            logo: null,
+            favicon: null,
+            opengraph: null,
+            ...imageChanges(dto, images.stored),
+            datetime: this.clock.now(),
+            last_datetime: null,
+          },
+          em,
+        ),
+      );
       return { id };
     } catch (e) {
       await this.files.remove(images.created);

@@ -1,4 +1,4 @@
-import { Actor, UsersService } from '@app/auth';
+import { Actor, UsersService, type PlanLimits } from '@app/auth';
 import { Clock, ErrorEntry } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
@@ -12,6 +12,11 @@ import type { Notifier } from '@app/notifications';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { TeamMembersService } from './team-members.service';
 import { TeamsMemberService } from './teams-member.service';
+
+/** Plans limit nothing here: every write runs as if no plan applied. */
+const noLimits = {
+  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
+} as unknown as PlanLimits;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -90,6 +95,7 @@ function setup() {
   return {
     members,
     owner: new TeamMembersService(
+      noLimits,
       teams as unknown as TeamsRepository,
       repo,
       users,

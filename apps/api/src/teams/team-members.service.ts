@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Actor, UsersService } from '@app/auth';
+import { Actor, PlanLimits, UsersService } from '@app/auth';
 import { AppError, Clock, NotFoundError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -21,6 +21,7 @@ const READ_ONLY: AccessFlags = { read: true, create: false, update: false, delet
 @Injectable()
 export class TeamMembersService {
   constructor(
+    private readonly limits: PlanLimits,
     private readonly teams: TeamsRepository,
     private readonly members: TeamMembersRepository,
     private readonly users: UsersService,
@@ -50,17 +51,20 @@ export class TeamMembersService {
       );
     }
     const now = this.clock.now();
-    const id = await this.members.insert(
-      {
-        team_id: dto.team_id,
-        user_id: null,
-        user_email: dto.user_email,
-        ...accessColumns(dto.access ?? READ_ONLY),
-        status: TEAM_MEMBER_STATUS.invited,
-        datetime: now,
-        last_datetime: null,
-      },
-      memberEvents('team_member.invited', now),
+    const id = await this.limits.within(actor.ownerId, { team_members: 1 }, (em) =>
+      this.members.insert(
+        {
+          team_id: dto.team_id,
+          user_id: null,
+          user_email: dto.user_email,
+          ...accessColumns(dto.access ?? READ_ONLY),
+          status: TEAM_MEMBER_STATUS.invited,
+          datetime: now,
+          last_datetime: null,
+        },
+        memberEvents('team_member.invited', now),
+        em,
+      ),
     );
     void this.emailInvitee(id, dto.user_email, owner.email);
     return { id };

@@ -24,6 +24,10 @@ export class BoundedCache<V> {
     this.map.delete(key);
   }
 
+  clear(): void {
+    this.map.clear();
+  }
+
   keys(): IterableIterator<string> {
     return this.map.keys();
   }

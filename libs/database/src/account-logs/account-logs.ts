@@ -11,6 +11,7 @@ export const ACCOUNT_LOG_TYPES = [
   'domain.verified',
   'domain.disabled',
   'payment.created',
+  'plan.changed',
   'links.imported',
 ] as const;
 export type AccountLogType = (typeof ACCOUNT_LOG_TYPES)[number];

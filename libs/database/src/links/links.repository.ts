@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import type { ListQuery } from '@app/common';
 import { toDbDateTime, toDbValue } from '../db-values';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
@@ -97,12 +97,18 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
   }
 
   /** Inserts one link and, in the same transaction, the events it raises. */
-  async insertWithEvents(values: Omit<LinkEntity, 'id'>, events: LinkEvents): Promise<number> {
-    return this.repo.manager.transaction(async (em) => {
+  /** Inserts a link and its events, in `outer` when given (a plan limit's transaction), else in its own. */
+  async insertWithEvents(
+    values: Omit<LinkEntity, 'id'>,
+    events: LinkEvents,
+    outer?: EntityManager,
+  ): Promise<number> {
+    const write = async (em: EntityManager) => {
       const saved = await em.save(LinkEntity, em.create(LinkEntity, values));
       await writeOutboxEvents(em, events.of([saved]), events.now);
       return saved.id;
-    });
+    };
+    return outer ? write(outer) : this.repo.manager.transaction(write);
   }
 
   /** The link answering `alias` on a domain (0 = main), whoever owns it: the visitor edge's lookup. */
@@ -166,8 +172,12 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
    * returns no ids of a multi-row INSERT on SQLite, and its builder costs more than the write.
    * RETURNING's row order is not guaranteed, so ids are matched by address (domain_id, url).
    */
-  async insertMany(rows: readonly NewLinkRow[], events?: LinkEvents): Promise<number[]> {
-    return this.repo.manager.transaction(async (em) => {
+  async insertMany(
+    rows: readonly NewLinkRow[],
+    events?: LinkEvents,
+    outer?: EntityManager,
+  ): Promise<number[]> {
+    const write = async (em: EntityManager) => {
       const ds = em.connection;
       const postgres = ds.options.type === 'postgres';
       const ids: number[] = [];
@@ -194,7 +204,8 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
         await writeOutboxEvents(em, events.of(saved), events.now);
       }
       return ids;
-    });
+    };
+    return outer ? write(outer) : this.repo.manager.transaction(write);
   }
 
   /**
@@ -228,15 +239,16 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
     readSettings: string,
     changes: LinkChanges,
     events?: LinkEvents,
+    outer?: EntityManager,
   ): Promise<boolean> {
-    if (!events) {
+    if (!events && !outer) {
       const result = await this.repo.update(
         { id, user_id: ownerId, settings: readSettings },
         changes,
       );
       return (result.affected ?? 0) > 0;
     }
-    return this.repo.manager.transaction(async (em) => {
+    const write = async (em: EntityManager) => {
       const result = await em.update(
         LinkEntity,
         { id, user_id: ownerId, settings: readSettings },
@@ -245,10 +257,13 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       if ((result.affected ?? 0) === 0) {
         return false;
       }
-      const updated = await em.findOneByOrFail(LinkEntity, { id, user_id: ownerId });
-      await writeOutboxEvents(em, events.of([updated]), events.now);
+      if (events) {
+        const updated = await em.findOneByOrFail(LinkEntity, { id, user_id: ownerId });
+        await writeOutboxEvents(em, events.of([updated]), events.now);
+      }
       return true;
-    });
+    };
+    return outer ? write(outer) : this.repo.manager.transaction(write);
   }
 
   /** Links whose schedule ended by `now` and whose end was not announced yet (oldest end first). */

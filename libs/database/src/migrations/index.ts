@@ -16,6 +16,7 @@ import { PushSubscribers1764830000000 as PostgresPushSubscribers } from './postg
 import { AccountLogs1764840000000 as PostgresAccountLogs } from './postgres/1764840000000-account-logs';
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
 import { BioPages1765300000000 as PostgresBioPages } from './postgres/1765300000000-bio-pages';
+import { Billing1765400000000 as PostgresBilling } from './postgres/1765400000000-billing';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -34,6 +35,7 @@ import { PushSubscribers1764830000000 as SqlitePushSubscribers } from './sqlite/
 import { AccountLogs1764840000000 as SqliteAccountLogs } from './sqlite/1764840000000-account-logs';
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
 import { BioPages1765300000000 as SqliteBioPages } from './sqlite/1765300000000-bio-pages';
+import { Billing1765400000000 as SqliteBilling } from './sqlite/1765400000000-billing';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -55,6 +57,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteAccountLogs,
   SqliteApiKeyScope,
   SqliteBioPages,
+  SqliteBilling,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -75,4 +78,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresAccountLogs,
   PostgresApiKeyScope,
   PostgresBioPages,
+  PostgresBilling,
 ];

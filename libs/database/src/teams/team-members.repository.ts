@@ -33,12 +33,18 @@ export class TeamMembersRepository {
     @InjectRepository(TeamEntity) private readonly teams: Repository<TeamEntity>,
   ) {}
 
-  async insert(values: Omit<TeamMemberEntity, 'id'>, events?: MemberEvents): Promise<number> {
-    return this.repo.manager.transaction(async (em) => {
+  /** Inserts a membership and its events, in `outer` when given (a plan limit's transaction). */
+  async insert(
+    values: Omit<TeamMemberEntity, 'id'>,
+    events?: MemberEvents,
+    outer?: EntityManager,
+  ): Promise<number> {
+    const write = async (em: EntityManager) => {
       const saved = await em.save(TeamMemberEntity, em.create(TeamMemberEntity, values));
       await this.raise(em, saved, events);
       return saved.id;
-    });
+    };
+    return outer ? write(outer) : this.repo.manager.transaction(write);
   }
 
   save(member: TeamMemberEntity, events?: MemberEvents): Promise<TeamMemberEntity> {

@@ -19,6 +19,14 @@ export class UserEntity {
   @Column({ type: String, length: 64, default: 'UTC' })
   timezone!: string;
 
+  /** The plan the user is on (null: the default plan, DEFAULT_PLAN_ID, or none). */
+  @Column({ type: Number, nullable: true })
+  plan_id!: number | null;
+
+  /** When the plan ends (UTC); null: it does not. Past it, the default plan applies again. */
+  @Column({ type: Date, nullable: true })
+  plan_expiration_date!: Date | null;
+
   @Column({ type: Date })
   datetime!: Date;
 

@@ -1,5 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor } from '@app/auth';
+import { Actor, type PlanLimits } from '@app/auth';
 import { LINK_CHANGED } from '@app/common';
 import type { AppConfig } from '@app/config';
 import { defaultLinkSettings, DomainsRepository, LinksRepository, NewLinkRow } from '@app/database';
@@ -8,6 +8,11 @@ import { LinkChecks } from '../link-checks.service';
 import { LinkInputService, NewLinkInput } from '../link-input.service';
 import { BatchedLinkLookups } from './batched-lookups';
 import { LinksBulkService } from './links-bulk.service';
+
+/** Plans limit nothing here: every write runs as if no plan applied. */
+const noLimits = {
+  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
+} as unknown as PlanLimits;
 
 const ACTOR: Actor = { userId: 4, ownerId: 4, apiKeyId: 1, isAdmin: false };
 const NOW = new Date('2026-05-01T12:00:00.000Z');
@@ -45,6 +50,7 @@ function setup(randoms: string[]) {
   };
   const events = { emit: jest.fn() };
   const service = new LinksBulkService(
+    noLimits,
     links as unknown as LinksRepository,
     domains as unknown as DomainsRepository,
     input as unknown as LinkInputService,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor } from '@app/auth';
+import { Actor, PlanLimits } from '@app/auth';
 import {
   AppError,
   Clock,
@@ -52,6 +52,7 @@ export class LinksBulkService {
   private readonly pipe = createValidationPipe();
 
   constructor(
+    private readonly limits: PlanLimits,
     private readonly links: LinksRepository,
     private readonly domains: DomainsRepository,
     private readonly input: LinkInputService,
@@ -148,7 +149,13 @@ export class LinksBulkService {
             })),
         }
       : undefined;
-    const ids = rows.length > 0 ? await this.links.insertMany(rows, events) : [];
+    // The plan's links_limit counts the whole batch: all of it fits, or none is written.
+    const ids =
+      rows.length > 0
+        ? await this.limits.within(actor.ownerId, { links: rows.length }, (em) =>
+            this.links.insertMany(rows, events, em),
+          )
+        : [];
     return rows.map((row, i) => {
       this.events.emit(LINK_CHANGED, {
         linkId: ids[i],

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppError } from '@app/common';
+import {
+  countUsage,
+  LIMITED_RESOURCES,
+  type LimitedResource,
+  lockOwner,
+  PlansRepository,
+} from '@app/database';
+import { PlansService } from './plans.service';
+
+/** What a write adds: rows of each resource (or bytes of static sites). */
+export type Needs = Partial<Record<LimitedResource, number>>;
+
+/** How a limit is named in the refusal: one, many. */
+const NAMES: Record<LimitedResource, [string, string]> = {
+  links: ['link', 'links'],
+  biolink_blocks: ['bio page block', 'bio page blocks'],
+  qr_codes: ['QR code', 'QR codes'],
+  domains: ['domain', 'domains'],
+  projects: ['project', 'projects'],
+  splash_pages: ['splash page', 'splash pages'],
+  signatures: ['signature', 'signatures'],
+  notification_handlers: ['notification handler', 'notification handlers'],
+  team_members: ['team member', 'team members (invitations included)'],
+  static_storage_bytes: ['byte of static sites', 'bytes of static sites'],
+};
+
+/**
+ * The plan's limits on creates. A write that adds to a limited resource runs in a transaction that
+ * first counts what the owner has: on PostgreSQL the owner's user row is locked for it (several
+ * instances take turns), and in this process the owner's limited writes are queued one after the
+ * other (SQLite has no row locks). Two creates at the limit therefore never both succeed. Writes
+ * the plan does not limit skip all of this.
+ */
+@Injectable()
+export class PlanLimits {
+  private readonly queues = new Map<number, Promise<unknown>>();
+
+  constructor(
+    private readonly plans: PlansService,
+    private readonly repo: PlansRepository,
+  ) {}
+
+  /**
+   * Runs `write` if the owner's plan leaves room for `needs`; else throws `plan_limit_reached`
+   * (403) naming the limit and the numbers. `write` gets the transaction's entity manager when a
+   * limit applies (it must write with it), none otherwise.
+   */
+  async within<T>(
+    ownerId: number,
+    needs: Needs,
+    write: (em?: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    const { settings } = await this.plans.effective(ownerId);
+    const limited = (Object.entries(needs) as Array<[LimitedResource, number]>)
+      .filter(([resource, adding]) => adding > 0 && settings[LIMITED_RESOURCES[resource]] !== -1)
+      .map(([resource, adding]) => ({
+        resource,
+        adding,
+        limit: settings[LIMITED_RESOURCES[resource]],
+      }));
+    if (limited.length === 0) {
+      return write();
+    }
+    return this.serially(ownerId, () =>
+      this.repo.transaction(async (em) => {
+        await lockOwner(em, ownerId);
+        for (const { resource, adding, limit } of limited) {
+          const used = await countUsage(em, ownerId, resource);
+          if (used + adding > limit) {
+            throw new AppError('plan_limit_reached', refusal(resource, limit, used, adding));
+          }
+        }
+        return write(em);
+      }),
+    );
+  }
+
+  private async serially<T>(ownerId: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(ownerId) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.queues.set(ownerId, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.queues.get(ownerId) === tail) this.queues.delete(ownerId);
+    }
+  }
+}
+
+/** "Your plan allows 100 links; you have 100." (and what the request adds when that is more than one). */
+export function refusal(
+  resource: LimitedResource,
+  limit: number,
+  used: number,
+  adding: number,
+): string {
+  const [one, many] = NAMES[resource];
+  const allows = `Your plan allows ${limit} ${limit === 1 ? one : many}; you have ${used}`;
+  if (resource === 'static_storage_bytes') return `${allows} and this site needs ${adding}.`;
+  return adding > 1 ? `${allows} and this request adds ${adding}.` : `${allows}.`;
+}

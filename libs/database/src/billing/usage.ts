@@ -1,0 +1,75 @@
+import { EntityManager } from 'typeorm';
+import type { LimitedResource } from './plan-settings';
+
+/** Tables whose rows count against a limit, each row owned through `user_id`. */
+const OWNED_TABLES: Record<
+  Exclude<LimitedResource, 'team_members' | 'static_storage_bytes'>,
+  string
+> = {
+  links: 'links',
+  biolink_blocks: 'biolink_blocks',
+  qr_codes: 'qr_codes',
+  domains: 'domains',
+  projects: 'projects',
+  splash_pages: 'splash_pages',
+  signatures: 'signatures',
+  notification_handlers: 'notification_handlers',
+};
+
+function placeholder(em: EntityManager): string {
+  return em.connection.options.type === 'postgres' ? '$1' : '?';
+}
+
+/**
+ * How much of a resource an owner uses now, with `em` (the transaction that is about to add more):
+ * rows for counted resources, members and pending invitations of all the owner's teams, and the
+ * bytes of all the owner's static sites (the current version of each).
+ */
+export async function countUsage(
+  em: EntityManager,
+  ownerId: number,
+  resource: LimitedResource,
+): Promise<number> {
+  const p = placeholder(em);
+  if (resource === 'team_members') {
+    const rows: Array<{ n: number | string }> = await em.query(
+      `SELECT COUNT(*) AS n FROM "team_members" m JOIN "teams" t ON t."id" = m."team_id" WHERE t."user_id" = ${p}`,
+      [ownerId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+  if (resource === 'static_storage_bytes') {
+    const rows: Array<{ settings: string }> = await em.query(
+      `SELECT "settings" FROM "links" WHERE "user_id" = ${p} AND "type" = 'static'`,
+      [ownerId],
+    );
+    return rows.reduce((sum, row) => sum + siteBytes(row.settings), 0);
+  }
+  const rows: Array<{ n: number | string }> = await em.query(
+    `SELECT COUNT(*) AS n FROM "${OWNED_TABLES[resource]}" WHERE "user_id" = ${p}`,
+    [ownerId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The bytes of a static link's current site version, from its stored settings. */
+export function siteBytes(settings: string): number {
+  try {
+    const parsed = JSON.parse(settings) as { static_site?: { bytes?: unknown } };
+    const bytes = parsed.static_site?.bytes;
+    return typeof bytes === 'number' && Number.isFinite(bytes) ? bytes : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Locks the owner's user row until the transaction ends, so that creates of one owner check their
+ * limits one after another (PostgreSQL, across instances). SQLite has one writer per process; the
+ * caller serialises per owner in process.
+ */
+export async function lockOwner(em: EntityManager, ownerId: number): Promise<void> {
+  if (em.connection.options.type === 'postgres') {
+    await em.query(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`, [ownerId]);
+  }
+}
