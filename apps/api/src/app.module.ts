@@ -27,6 +27,7 @@ import { StorageModule } from '@app/storage';
 import { WorkerModule } from '../../worker/src/worker.module';
 import { AccountLogsModule } from './account-logs/account-logs.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { BillingModule } from './billing/billing.module';
 import { BiolinkBlocksModule } from './biolink-blocks/biolink-blocks.module';
 import { DataModule } from './data/data.module';
 import { DomainsModule } from './domains/domains.module';
@@ -75,6 +76,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         UsersModule,
+        BillingModule,
         ProjectsModule,
         LinksModule,
         VisitorModule,

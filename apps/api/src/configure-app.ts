@@ -2,7 +2,7 @@ import { RequestMethod, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import type { HttpLogger } from 'pino-http';
 import {
@@ -25,6 +25,8 @@ export const API_PREFIX = 'v1';
 /** The origin product's base path; the same handlers answer there. */
 export const ORIGIN_PREFIX = 'api';
 const BODY_LIMIT = '1mb';
+/** The processors' webhooks (billing/webhooks), outside the API prefix. */
+const WEBHOOKS_PATH = '/webhooks';
 
 /** Builds the whole application, configured exactly as production runs it (tests use this too). */
 export async function createApp(
@@ -50,6 +52,8 @@ export async function createApp(
   app.use(`/${API_PREFIX}`, apiResponseHeaders);
   // POST /v1/links/bulk takes up to 1,000 links: its own, larger bounds (links/bulk).
   app.use(BULK_PATH, bulkBodyParsers());
+  // The processors' webhooks are verified over the exact bytes they signed: kept raw.
+  app.use(WEBHOOKS_PATH, express.raw({ type: () => true, limit: BODY_LIMIT }));
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: true, parameterLimit: 1000 });
   app.use(jsonBodyLimits);
@@ -63,7 +67,13 @@ export async function createApp(
   });
   app.use('/uploads', serveUploads(app.get(ObjectStore)));
   app.setGlobalPrefix(API_PREFIX, {
-    exclude: ['health', { path: 'signatures/preview/:token', method: RequestMethod.GET }],
+    exclude: [
+      'health',
+      { path: 'signatures/preview/:token', method: RequestMethod.GET },
+      { path: 'webhooks/stripe', method: RequestMethod.POST },
+      { path: 'webhooks/paddle', method: RequestMethod.POST },
+      { path: 'webhooks/lemonsqueezy', method: RequestMethod.POST },
+    ],
   });
   // Exit through process.exit once shut down, so pino's exit handler writes out the buffered log.
   app.enableShutdownHooks(undefined, { useProcessExit: true });

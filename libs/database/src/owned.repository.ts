@@ -72,7 +72,7 @@ export abstract class OwnedRepository<E extends OwnedEntity> {
     if (em) {
       const target = this.repo.target;
       const saved = await em.save(target, em.create(target, values as unknown as E));
-      return (saved).id;
+      return saved.id;
     }
     const saved = await this.repo.save(this.repo.create(values as E));
     return saved.id;

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type Actor, CurrentActor, UsersService } from '@app/auth';
+import { type Actor, CurrentActor, PlansService, UsersService } from '@app/auth';
 import { ApiDataResponse, ApiErrors } from '@app/common';
 import { toUserResponse, UserResponse } from './user.mapper';
 
@@ -8,12 +8,20 @@ import { toUserResponse, UserResponse } from './user.mapper';
 @ApiErrors(401, 403, 429)
 @Controller('user')
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly plans: PlansService,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'The account of the API key in use' })
+  @ApiOperation({
+    summary: 'The account of the API key in use',
+    description: "With its plan, the plan's limits, and what the account uses of each.",
+  })
   @ApiDataResponse(UserResponse)
   async me(@CurrentActor() actor: Actor): Promise<UserResponse> {
-    return toUserResponse(await this.users.get(actor.userId));
+    const user = await this.users.get(actor.userId);
+    const plan = await this.plans.effective(user.id);
+    return toUserResponse(user, plan, await this.plans.usage(user.id, plan.settings));
   }
 }

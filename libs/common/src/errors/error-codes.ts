@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   domain_host_in_use: 400,
   channel_unavailable: 400,
   archive_rejected: 400,
+  invalid_signature: 400,
   unauthorized: 401,
   forbidden: 403,
   plan_limit_reached: 403,

@@ -38,6 +38,25 @@ export class PaymentsRepository {
     return this.repo.find({ where: { user_id: IsNull() }, order: { id: 'ASC' } });
   }
 
+  /**
+   * The newest payment through `processor` with a plan, of the user (by id, else by email): what a
+   * renewal that names no price renews.
+   */
+  lastWithPlan(
+    processor: string,
+    userId: number | null,
+    email: string,
+  ): Promise<PaymentEntity | null> {
+    const qb = this.repo
+      .createQueryBuilder('p')
+      .where('p.processor = :processor', { processor })
+      .andWhere('p.plan_id IS NOT NULL');
+    if (userId !== null) qb.andWhere('p.user_id = :userId', { userId });
+    else if (email !== '') qb.andWhere('p.email = :email', { email });
+    else return Promise.resolve(null);
+    return qb.orderBy('p.id', 'DESC').getOne();
+  }
+
   all(): Promise<PaymentEntity[]> {
     return this.repo.find({ order: { id: 'ASC' } });
   }

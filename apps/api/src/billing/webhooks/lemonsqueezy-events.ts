@@ -1,0 +1,72 @@
+import { frequencyOf, idOf, minorOf, pick, text, type WebhookOutcome } from './webhook-outcome';
+
+/**
+ * Reads a verified Lemon Squeezy event. `meta.custom_data` keys: `user_id`, `plan_id`,
+ * `frequency`. Orders are named `order:<id>`, subscription invoices `subscription-invoice:<id>`
+ * (their ids are separate sequences). A subscription's first invoice is its order, recorded by
+ * `order_created`; `subscription_payment_success` records the renewals.
+ */
+export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
+  const event = text(pick(body, 'meta', 'event_name'));
+  const custom = pick(body, 'meta', 'custom_data');
+  const id = idText(pick(body, 'data', 'id'));
+  const a = pick(body, 'data', 'attributes');
+  const common = {
+    processor: 'lemonsqueezy' as const,
+    userId: idOf(pick(custom, 'user_id')),
+    email: text(pick(a, 'user_email')) ?? '',
+    name: text(pick(a, 'user_name')),
+    planId: idOf(pick(custom, 'plan_id')),
+    frequency: frequencyOf(pick(custom, 'frequency')),
+    currency: (text(pick(a, 'currency')) ?? '').toUpperCase(),
+    baseAmount: minorOf(pick(a, 'subtotal')),
+    discountAmount: minorOf(pick(a, 'discount_total')),
+    totalAmount: minorOf(pick(a, 'total')),
+    code: null,
+  };
+  switch (event ?? '') {
+    case 'order_created': {
+      if (pick(a, 'status') !== 'paid') return { kind: 'ignored', reason: 'the order is not paid' };
+      const variant = idText(pick(a, 'first_order_item', 'variant_id'));
+      return {
+        kind: 'payment',
+        payment: {
+          ...common,
+          paymentId: `order:${id}`,
+          priceId: variant === '' ? null : variant,
+          type: 'one_time',
+          typeFromFrequency: true,
+        },
+      };
+    }
+    case 'subscription_payment_success': {
+      if (pick(a, 'billing_reason') === 'initial') {
+        return { kind: 'ignored', reason: 'the first payment of a subscription is its order' };
+      }
+      if (pick(a, 'status') !== 'paid')
+        return { kind: 'ignored', reason: 'the invoice is not paid' };
+      return {
+        kind: 'payment',
+        payment: {
+          ...common,
+          paymentId: `subscription-invoice:${id}`,
+          priceId: null,
+          type: 'recurring',
+        },
+      };
+    }
+    case 'order_refunded':
+      return { kind: 'refund', processor: 'lemonsqueezy', paymentIds: [`order:${id}`] };
+    default:
+      return {
+        kind: 'ignored',
+        reason: `${event ?? 'this event'} is not an event Linkdock records`,
+      };
+  }
+}
+
+/** An id Lemon Squeezy sends as a string or a number; '' when it is neither. */
+function idText(value: unknown): string {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  return text(value) ?? '';
+}

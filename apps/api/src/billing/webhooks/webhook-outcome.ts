@@ -1,0 +1,68 @@
+import type { PaymentFrequency, PaymentInput, PaymentProcessor } from '@app/auth';
+
+/** A payment as read from a processor's event, before its plan is known for sure. */
+export interface ReadPayment extends Omit<PaymentInput, 'planId' | 'frequency'> {
+  /** From the event's metadata (custom data), when it names one. */
+  planId: number | null;
+  /** The processor's price (or variant) id, to find the plan by when the metadata names none. */
+  priceId: string | null;
+  /** From the metadata, or the price's billing cycle; null when the event does not say. */
+  frequency: PaymentFrequency | null;
+  /** When the event does not say: one-time for a lifetime frequency, recurring otherwise. */
+  typeFromFrequency?: boolean;
+}
+
+/** What one verified event asks for. */
+export type WebhookOutcome =
+  | { kind: 'payment'; payment: ReadPayment }
+  | { kind: 'refund'; processor: PaymentProcessor; paymentIds: string[] }
+  | { kind: 'ignored'; reason: string };
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `value[a][b]…`, or undefined when a step is missing. */
+export function pick(value: unknown, ...path: Array<string | number>): unknown {
+  let current = value;
+  for (const step of path) {
+    if (Array.isArray(current) && typeof step === 'number') current = current[step];
+    else if (isRecord(current) && typeof step === 'string') current = current[step];
+    else return undefined;
+  }
+  return current;
+}
+
+export function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** A positive whole id from metadata, which processors carry as strings. */
+export function idOf(value: unknown): number | null {
+  const raw = typeof value === 'number' ? String(value) : text(value);
+  return raw !== null && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
+}
+
+/** Minor units as processors send them: whole numbers, as numbers (Stripe, Lemon Squeezy) or strings (Paddle). */
+export function minorOf(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  return 0;
+}
+
+const FREQUENCIES: readonly string[] = ['monthly', 'quarterly', 'biannual', 'annual', 'lifetime'];
+
+export function frequencyOf(value: unknown): PaymentFrequency | null {
+  return typeof value === 'string' && FREQUENCIES.includes(value)
+    ? (value as PaymentFrequency)
+    : null;
+}
+
+/** A billing cycle (`month` × 1, 3 or 6; `year` × 1) as a frequency; null for any other. */
+export function cycleFrequency(interval: unknown, count: unknown): PaymentFrequency | null {
+  const n = typeof count === 'number' ? count : 1;
+  if (interval === 'month')
+    return n === 1 ? 'monthly' : n === 3 ? 'quarterly' : n === 6 ? 'biannual' : null;
+  if (interval === 'year') return n === 1 ? 'annual' : null;
+  return null;
+}

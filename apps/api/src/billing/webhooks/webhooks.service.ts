@@ -1,0 +1,140 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type PaymentProcessor, PaymentsRecorder, planOfPriceId, PlansService } from '@app/auth';
+import { AppError, Clock } from '@app/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { PaymentsRepository } from '@app/database';
+import { readLemonSqueezyEvent } from './lemonsqueezy-events';
+import { readPaddleEvent } from './paddle-events';
+import { verifyLemonSqueezy, verifyPaddle, verifyStripe } from './signatures';
+import { readStripeEvent } from './stripe-events';
+import { frequencyOf, type ReadPayment, type WebhookOutcome } from './webhook-outcome';
+
+export const WEBHOOK_PROCESSORS = ['stripe', 'paddle', 'lemonsqueezy'] as const;
+export type WebhookProcessor = (typeof WEBHOOK_PROCESSORS)[number];
+
+/** What a webhook answers (200): what was done with the event. */
+export interface WebhookResult {
+  result: 'recorded' | 'duplicate' | 'refunded' | 'ignored';
+  payment_id: number | null;
+}
+
+/**
+ * The processors' webhooks: the signature is checked before anything of the body is read; then
+ * the event is recorded once (a replay is 200 and writes nothing).
+ */
+@Injectable()
+export class WebhooksService {
+  private readonly logger = new Logger(WebhooksService.name);
+
+  constructor(
+    private readonly recorder: PaymentsRecorder,
+    private readonly plans: PlansService,
+    private readonly payments: PaymentsRepository,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async receive(
+    processor: WebhookProcessor,
+    raw: unknown,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<WebhookResult> {
+    const secret = this.secretOf(processor);
+    if (secret === null) {
+      throw new AppError(
+        'route_not_found',
+        `The ${processor} webhook is not enabled on this server (its signing secret is not set).`,
+      );
+    }
+    const body = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+    const header = (name: string) => {
+      const value = headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const now = this.clock.now().getTime();
+    let outcome: WebhookOutcome;
+    if (processor === 'stripe') {
+      outcome = readStripeEvent(verifyStripe(body, header('stripe-signature'), secret, now));
+    } else if (processor === 'paddle') {
+      verifyPaddle(body, header('paddle-signature'), secret, Math.floor(now / 1000));
+      outcome = readPaddleEvent(parseJson(body));
+    } else {
+      verifyLemonSqueezy(body, header('x-signature'), secret);
+      outcome = readLemonSqueezyEvent(parseJson(body));
+    }
+    return this.apply(outcome);
+  }
+
+  private async apply(outcome: WebhookOutcome): Promise<WebhookResult> {
+    if (outcome.kind === 'ignored') {
+      return { result: 'ignored', payment_id: null };
+    }
+    if (outcome.kind === 'refund') {
+      for (const id of outcome.paymentIds) {
+        const payment = await this.recorder.refund(outcome.processor, id);
+        if (payment) return { result: 'refunded', payment_id: payment.id };
+      }
+      this.logger.warn(`A ${outcome.processor} refund names no recorded payment.`);
+      return { result: 'ignored', payment_id: null };
+    }
+    const read = outcome.payment;
+    if (!read.paymentId || !read.currency) {
+      throw new AppError('validation_failed', 'The event has no payment id or currency.');
+    }
+    const { planId, frequency } = await this.planOf(read);
+    const type = read.typeFromFrequency
+      ? frequency === 'lifetime'
+        ? 'one_time'
+        : 'recurring'
+      : read.type;
+    const { payment, created } = await this.recorder.record({ ...read, planId, frequency, type });
+    return { result: created ? 'recorded' : 'duplicate', payment_id: payment.id };
+  }
+
+  /**
+   * The plan paid for: the metadata's, else the plan whose price ids hold the event's price, else
+   * the plan of the same user's previous payment through this processor (a renewal whose event
+   * names no price). The frequency: the event's, the price's, then monthly for recurring
+   * payments and lifetime for one-time ones.
+   */
+  private async planOf(read: ReadPayment) {
+    const plans = await this.plans.list();
+    let planId =
+      read.planId !== null && plans.some((p) => p.id === read.planId) ? read.planId : null;
+    let frequency = read.frequency;
+    if (planId === null && read.priceId !== null) {
+      const match = planOfPriceId(plans, read.processor, read.priceId);
+      if (match) {
+        planId = match.plan.id;
+        frequency ??= match.frequency;
+      }
+    }
+    if (planId === null && read.type === 'recurring') {
+      const previous = await this.payments.lastWithPlan(read.processor, read.userId, read.email);
+      if (previous) {
+        planId = previous.plan_id;
+        frequency ??= frequencyOf(previous.frequency);
+      }
+    }
+    return {
+      planId,
+      frequency: frequency ?? (read.type === 'recurring' ? 'monthly' : 'lifetime'),
+    } as const;
+  }
+
+  private secretOf(processor: PaymentProcessor): string | null {
+    const billing = this.config.billing;
+    if (processor === 'stripe') return billing.stripeWebhookSecret;
+    if (processor === 'paddle') return billing.paddleWebhookSecret;
+    if (processor === 'lemonsqueezy') return billing.lemonSqueezyWebhookSecret;
+    return null;
+  }
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    throw new AppError('malformed_body', 'The webhook body is not JSON.');
+  }
+}
