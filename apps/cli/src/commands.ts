@@ -9,6 +9,7 @@ import {
   runMigrations,
   UserEntity,
 } from '@app/database';
+import { BILLING_COMMANDS } from './billing-commands';
 import { Command, Options, required, str } from './command';
 import { LINK_COMMANDS } from './links/link-commands';
 import { STORAGE_COMMANDS } from './storage-commands';
@@ -147,6 +148,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   ...LINK_COMMANDS,
+  ...BILLING_COMMANDS,
   ...STORAGE_COMMANDS,
   'migration:run': {
     usage: 'migration:run',
