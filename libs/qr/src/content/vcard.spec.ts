@@ -102,6 +102,12 @@ describe('vCard 3.0, read by ical.js', () => {
     },
   );
 
+  // RFC 2426 §4 `vcard = "BEGIN" ":" "VCARD" 1*CRLF 1*(contentline) "END" ":" "VCARD" 1*CRLF`.
+  it('ends every content line with CRLF, END:VCARD too', () => {
+    const payload = encodeContent('vcard', { vcard_first_name: 'A' });
+    expect(payload).toMatch(/^BEGIN:VCARD\r\n(?:[^\r\n]+\r\n)+END:VCARD\r\n$/);
+  });
+
   it('folds long lines at 75 octets, and ical.js unfolds them', () => {
     const note = `${'Grüße '.repeat(30)}👋`;
     const payload = encodeContent('vcard', { vcard_first_name: 'A', vcard_note: note });
