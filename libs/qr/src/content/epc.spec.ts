@@ -72,6 +72,12 @@ describe('EPC069-12 payloads', () => {
     );
   });
 
+  it.each(['', ' ', '\u00a0 '])('refuses the payee name %p: element 6 is mandatory', (name) => {
+    expect(fieldOf({ ...BASE, epc_payee_name: name })).toBe(
+      'epc_payee_name: epc_payee_name is required for this type',
+    );
+  });
+
   it.each([
     'DE00 3704 0044 0532 0130 00',
     'DE89 3704 0044 0532 0130 01',

@@ -33,6 +33,15 @@ function iban(f: QrContentFields): string {
   return value;
 }
 
+/** The beneficiary's name (EPC069-12 element 6, mandatory): blanks alone name nobody. */
+function payee(f: QrContentFields): string {
+  const value = required(f, 'epc_payee_name');
+  if (value.trim() === '') {
+    throw new ContentError('epc_payee_name', 'epc_payee_name is required for this type');
+  }
+  return value;
+}
+
 function bic(f: QrContentFields): string {
   const value = (f.epc_bic ?? '').replace(/ /g, '').toUpperCase();
   if (value !== '' && !isValidBIC(value)) {
@@ -81,7 +90,7 @@ export function encodeEpc(f: QrContentFields): string {
     '1',
     'SCT',
     bic(f),
-    required(f, 'epc_payee_name'),
+    payee(f),
     iban(f),
     amount(f),
     '',
