@@ -97,6 +97,31 @@ describe('EPC069-12 payloads', () => {
     );
   });
 
+  // ISO 11649's own example RF18 5390 0754 7034; the check digits of the others were computed
+  // apart, as one big integer (98 - int(digits of body + "RF00") % 97), not by the encoder's loop.
+  it.each([
+    ['RF18 5390 0754 7034', 'RF18539007547034'],
+    ['rf18539007547034', 'RF18539007547034'],
+    ['RF712348231', 'RF712348231'],
+    ['RF95ABCDEFGHIJKLMNOPQRSTU', 'RF95ABCDEFGHIJKLMNOPQRSTU'],
+    ['Invoice 2026-17', 'Invoice 2026-17'],
+  ])('writes the remittance reference %p as %p', (reference, written) => {
+    const payload = encodeContent('epc', { ...BASE, epc_remittance_reference: reference });
+    expect(readEpc(payload).reference).toBe(written);
+  });
+
+  it.each([
+    'RF19 5390 0754 7034',
+    'RF18 5390 0754 7035',
+    'RF18',
+    'RF18-5390',
+    'RF22ABCDEFGHIJKLMNOPQRSTUV',
+  ])('refuses the creditor reference %p', (reference) => {
+    expect(fieldOf({ ...BASE, epc_remittance_reference: reference })).toBe(
+      'epc_remittance_reference: epc_remittance_reference starts with RF but is not an ISO 11649 creditor reference with valid check digits, such as RF18 5390 0754 7034',
+    );
+  });
+
   it.each(['BPOTBE', 'BPOTXXB1', 'BPOTBEB1X', 'BPOT-BEB1'])('refuses the BIC %p', (bic) => {
     expect(ibantools.isValidBIC(bic)).toBe(false);
     expect(fieldOf({ ...BASE, epc_bic: bic })).toBe(
