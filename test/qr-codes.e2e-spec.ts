@@ -209,6 +209,7 @@ describe('QR codes', () => {
       'TEL;TYPE=Home:+44 20 7946 0001',
       'X-SOCIALPROFILE;TYPE=Mastodon:https://mastodon.example/@ada',
       'END:VCARD',
+      '',
     ].join('\r\n');
     expect(data.embedded_data).toBe(card);
     expect(data.settings).toMatchObject({
@@ -251,6 +252,7 @@ describe('QR codes', () => {
       'END:VALARM',
       'END:VEVENT',
       'END:VCALENDAR',
+      '',
     ];
     expect((await get(id)).body.data.embedded_data).toMatch(new RegExp(`^${lines.join('\r\n')}$`));
     const bad = await t.http

@@ -131,6 +131,21 @@ describe('QR payloads by their standards', () => {
     );
   });
 
+  it('refuses an address that would add parameters to the BIP 21 URI', async () => {
+    const body = { name: 'x', type: 'crypto', crypto_amount: '0.1' };
+    // bip21 reads what this address would have made as a request for 100 BTC.
+    expect(bip21Decode(`bitcoin:${BTC}?amount=100&x?amount=0.1`)).toEqual({
+      address: BTC,
+      options: { amount: 100, 'x?amount': '0.1' },
+    });
+    expect(await refused({ ...body, crypto_address: `${BTC}?amount=100&x` })).toEqual(
+      error(
+        'crypto_address',
+        'crypto_address must be a bitcoin address: bc1… or 1…, letters and digits.',
+      ),
+    );
+  });
+
   describe('EPC069-12', () => {
     const epc = {
       name: 'Donate',
@@ -246,6 +261,31 @@ describe('QR payloads by their standards', () => {
       ['fn', {}, 'text', 'Ada'],
       ['tel', { type: ['work', 'voice'] }, 'phone-number', '+44 20 7946 0000'],
       ['url', {}, 'uri', url],
+    ]);
+  });
+
+  it('refuses a birthday ical.js cannot read and a phone number with vCard delimiters', async () => {
+    const card = { name: 'Card', type: 'vcard', vcard_first_name: 'Ada' };
+    expect(() =>
+      new ICAL.Component(
+        ICAL.parse('BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nBDAY:March 3\r\nEND:VCARD\r\n'),
+      ).getFirstPropertyValue('bday'),
+    ).toThrow();
+    expect(await refused({ ...card, vcard_birthday: 'March 3' })).toEqual(
+      error('vcard_birthday', 'vcard_birthday must be a date as Y-m-d, such as 1815-12-10.'),
+    );
+    const res = await t.http
+      .post('/v1/qr-codes')
+      .set('Authorization', owner.auth)
+      .field(card)
+      .field('vcard_phone_number_label[]', 'work')
+      .field('vcard_phone_number_value[]', '+44 20;ext=1');
+    expect([res.status, res.body]).toEqual([
+      400,
+      error(
+        'vcard_phone_number_value',
+        'vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000, not "+44 20;ext=1".',
+      ),
     ]);
   });
 

@@ -47,7 +47,7 @@ describe('mergeSettings', () => {
     });
     expect(settings.vcard_phone_numbers).toEqual([{ label: 'Work', value: '+44 1' }]);
     expect(settings.vcard).toBe(
-      'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;Ada;;;\r\nFN:Ada\r\nTEL;TYPE=Work:+44 1\r\nEND:VCARD',
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;Ada;;;\r\nFN:Ada\r\nTEL;TYPE=Work:+44 1\r\nEND:VCARD\r\n',
     );
   });
 

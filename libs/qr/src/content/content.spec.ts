@@ -144,6 +144,7 @@ describe('encodeContent', () => {
         'END:VALARM',
         'END:VEVENT',
         'END:VCALENDAR',
+        '',
       ].join('\r\n'),
     );
     // The same event has the same UID at any time; another event has another.
@@ -191,6 +192,7 @@ describe('encodeContent', () => {
         'NOTE:First\\nprogrammer',
         'X-SOCIALPROFILE;TYPE=Mastodon:https://mastodon.example/@ada',
         'END:VCARD',
+        '',
       ].join('\r\n'),
     );
   });

@@ -72,6 +72,12 @@ describe('EPC069-12 payloads', () => {
     );
   });
 
+  it.each(['', ' ', '\u00a0 '])('refuses the payee name %p: element 6 is mandatory', (name) => {
+    expect(fieldOf({ ...BASE, epc_payee_name: name })).toBe(
+      'epc_payee_name: epc_payee_name is required for this type',
+    );
+  });
+
   it.each([
     'DE00 3704 0044 0532 0130 00',
     'DE89 3704 0044 0532 0130 01',
@@ -88,6 +94,31 @@ describe('EPC069-12 payloads', () => {
     expect(ibantools.isValidIBAN(iban)).toBe(true);
     expect(fieldOf({ ...BASE, epc_iban: iban })).toBe(
       'epc_iban: epc_iban must be an account in a SEPA country',
+    );
+  });
+
+  // ISO 11649's own example RF18 5390 0754 7034; the check digits of the others were computed
+  // apart, as one big integer (98 - int(digits of body + "RF00") % 97), not by the encoder's loop.
+  it.each([
+    ['RF18 5390 0754 7034', 'RF18539007547034'],
+    ['rf18539007547034', 'RF18539007547034'],
+    ['RF712348231', 'RF712348231'],
+    ['RF95ABCDEFGHIJKLMNOPQRSTU', 'RF95ABCDEFGHIJKLMNOPQRSTU'],
+    ['Invoice 2026-17', 'Invoice 2026-17'],
+  ])('writes the remittance reference %p as %p', (reference, written) => {
+    const payload = encodeContent('epc', { ...BASE, epc_remittance_reference: reference });
+    expect(readEpc(payload).reference).toBe(written);
+  });
+
+  it.each([
+    'RF19 5390 0754 7034',
+    'RF18 5390 0754 7035',
+    'RF18',
+    'RF18-5390',
+    'RF22ABCDEFGHIJKLMNOPQRSTUV',
+  ])('refuses the creditor reference %p', (reference) => {
+    expect(fieldOf({ ...BASE, epc_remittance_reference: reference })).toBe(
+      'epc_remittance_reference: epc_remittance_reference starts with RF but is not an ISO 11649 creditor reference with valid check digits, such as RF18 5390 0754 7034',
     );
   });
 

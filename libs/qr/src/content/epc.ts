@@ -33,6 +33,47 @@ function iban(f: QrContentFields): string {
   return value;
 }
 
+/** The beneficiary's name (EPC069-12 element 6, mandatory): blanks alone name nobody. */
+function payee(f: QrContentFields): string {
+  const value = required(f, 'epc_payee_name');
+  if (value.trim() === '') {
+    throw new ContentError('epc_payee_name', 'epc_payee_name is required for this type');
+  }
+  return value;
+}
+
+/** ISO 7064 MOD 97-10 over letters and digits (A = 10 … Z = 35), as IBANs and RF references use. */
+function mod97(text: string): number {
+  let rest = 0;
+  for (const ch of text) {
+    for (const digit of parseInt(ch, 36).toString()) {
+      rest = (rest * 10 + Number(digit)) % 97;
+    }
+  }
+  return rest;
+}
+
+/**
+ * The structured remittance reference (element 10). EPC069-12 takes any reference of up to 35
+ * characters, but one that starts with RF is an ISO 11649 creditor reference, which the payer's
+ * bank checks: RF, two check digits, 1 to 21 letters or digits, written here without the spaces of
+ * its paper form.
+ */
+function reference(f: QrContentFields): string {
+  const value = f.epc_remittance_reference ?? '';
+  if (!/^\s*rf/i.test(value)) {
+    return value;
+  }
+  const rf = value.replace(/ /g, '').toUpperCase();
+  if (!/^RF\d{2}[A-Z0-9]{1,21}$/.test(rf) || mod97(rf.slice(4) + rf.slice(0, 4)) !== 1) {
+    throw new ContentError(
+      'epc_remittance_reference',
+      'epc_remittance_reference starts with RF but is not an ISO 11649 creditor reference with valid check digits, such as RF18 5390 0754 7034',
+    );
+  }
+  return rf;
+}
+
 function bic(f: QrContentFields): string {
   const value = (f.epc_bic ?? '').replace(/ /g, '').toUpperCase();
   if (value !== '' && !isValidBIC(value)) {
@@ -81,11 +122,11 @@ export function encodeEpc(f: QrContentFields): string {
     '1',
     'SCT',
     bic(f),
-    required(f, 'epc_payee_name'),
+    payee(f),
     iban(f),
     amount(f),
     '',
-    f.epc_remittance_reference ?? '',
+    reference(f),
     f.epc_remittance_text ?? '',
     f.information ?? '',
   ];

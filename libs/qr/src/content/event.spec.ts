@@ -103,6 +103,16 @@ describe('iCalendar events (RFC 5545), read by ical.js', () => {
     expect(event.description).toBe(note);
   });
 
+  // RFC 5545 §3.1 `contentline = name *(";" param) ":" value CRLF` and §3.4
+  // `icalobject = "BEGIN" ":" "VCALENDAR" CRLF icalbody "END" ":" "VCALENDAR" CRLF`.
+  it('ends every content line with CRLF, END:VCALENDAR too', () => {
+    const payload = encodeContent('event', {
+      event: 'x',
+      event_start_datetime: '2026-05-01 10:00',
+    });
+    expect(payload).toMatch(/^BEGIN:VCALENDAR\r\n(?:[^\r\n]+\r\n)+END:VCALENDAR\r\n$/);
+  });
+
   it('writes every kind of line break in a text as \\n and drops the other control characters', () => {
     const { event } = read({
       event: 'a\rb',

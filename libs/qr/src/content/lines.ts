@@ -23,9 +23,12 @@ export function foldLine(line: string): string {
   return parts.join('\r\n');
 }
 
-/** Content lines folded and joined with CRLF, as iCalendar and vCard want them. */
+/**
+ * Content lines folded, each ended by CRLF, the last one too: the grammars of RFC 5545 §3.4
+ * (`"END" ":" "VCALENDAR" CRLF`) and RFC 2426 §4 (`"END" ":" "VCARD" 1*CRLF`) end with it.
+ */
 export function contentLines(lines: readonly string[]): string {
-  return lines.map(foldLine).join('\r\n');
+  return lines.map((line) => `${foldLine(line)}\r\n`).join('');
 }
 
 /**

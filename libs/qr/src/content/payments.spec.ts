@@ -103,6 +103,51 @@ describe('crypto payment URIs', () => {
   });
 });
 
+describe('crypto addresses', () => {
+  it('checks that bip21 reads an address with ? as a request for another amount', () => {
+    // What `crypto_address: '…?amount=100&x'` with `crypto_amount: '0.1'` used to encode.
+    expect(bip21Decode(`bitcoin:${BTC}?amount=100&x?amount=0.1`)).toEqual({
+      address: BTC,
+      options: { amount: 100, 'x?amount': '0.1' },
+    });
+  });
+
+  it.each([
+    ['bitcoin', `${BTC}?amount=100&x`],
+    ['bitcoin', 'bc1q xyz'],
+    ['bitcoin', 'bc1q&label=Refund'],
+    ['elrond', 'erd1qqq?amount=5'],
+    ['ethereum', `${ETH}?value=1`],
+    ['ethereum', '0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d35'],
+    ['ethereum', 'vitalik'],
+  ] as const)('refuses the %s address %p, outside its URI grammar', (coin, address) => {
+    expect(() =>
+      crypto({ crypto_coin: coin, crypto_address: address, crypto_amount: '0.1' }),
+    ).toThrow(ContentError);
+    try {
+      crypto({ crypto_coin: coin, crypto_address: address, crypto_amount: '0.1' });
+    } catch (e) {
+      expect((e as ContentError).field).toBe('crypto_address');
+    }
+  });
+
+  it.each([
+    ['bitcoin', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'],
+    ['bitcoin', BTC],
+  ] as const)('keeps the %s address %p, which bip21 reads back', (coin, address) => {
+    expect(bip21Decode(crypto({ crypto_coin: coin, crypto_address: address }))).toEqual({
+      address,
+      options: {},
+    });
+  });
+
+  it('takes an ENS name as an EIP-681 target address', () => {
+    expect(
+      crypto({ crypto_coin: 'ethereum', crypto_address: 'vitalik.eth', crypto_amount: '1' }),
+    ).toBe('ethereum:vitalik.eth?value=1000000000000000000');
+  });
+});
+
 describe('fiat amounts', () => {
   it('writes exactly two decimals and refuses a third rather than round it', () => {
     const fields = { upi_payee_id: 'shop@upi', upi_payee_name: 'Shop' };

@@ -1,8 +1,42 @@
 import { decimalPlaces, fixedDecimal, scaleDecimal } from './decimal';
-import { ContentError, decimalField, DecimalField, QrContentFields, required } from './fields';
+import {
+  ContentError,
+  CRYPTO_COINS,
+  decimalField,
+  DecimalField,
+  QrContentFields,
+  required,
+} from './fields';
 
 /** Digits after the point each coin's amount can have: satoshis, wei, and EGLD's 18. */
 const COIN_PLACES = { bitcoin: 8, ethereum: 18, elrond: 18 } as const;
+
+/**
+ * The addresses each scheme's grammar takes. BIP 21 `bitcoinaddress = *base58` (BIP 173 adds
+ * bech32, letters and digits too) and `elrond:` erd1… bech32; EIP-681 `ethereum_address =
+ * ( "0x" 40*HEXDIG ) / ENS_NAME`. Anything else, `?` or `&` above all, would change the URI's
+ * parameters: `1Boat?amount=100` would ask for 100 BTC.
+ */
+const COIN_ADDRESSES = {
+  bitcoin: { pattern: /^[A-Za-z0-9]{1,100}$/, example: 'bc1… or 1…, letters and digits' },
+  elrond: { pattern: /^[A-Za-z0-9]{1,100}$/, example: 'erd1…, letters and digits' },
+  ethereum: {
+    pattern: /^(?:0x[0-9a-fA-F]{40}|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})$/,
+    example: '0x and 40 hex digits, or an ENS name such as vitalik.eth',
+  },
+} as const;
+
+function cryptoAddress(f: QrContentFields, coin: (typeof CRYPTO_COINS)[number]): string {
+  const address = required(f, 'crypto_address').trim();
+  const { pattern, example } = COIN_ADDRESSES[coin];
+  if (!pattern.test(address)) {
+    throw new ContentError(
+      'crypto_address',
+      `crypto_address must be a ${coin} address: ${example}`,
+    );
+  }
+  return address;
+}
 
 /**
  * BIP 21 `bitcoin:` (amount in BTC, a plain decimal: `*digit [ "." *digit ]`), the `elrond:`
@@ -11,7 +45,7 @@ const COIN_PLACES = { bitcoin: 8, ethereum: 18, elrond: 18 } as const;
  */
 export function encodeCrypto(f: QrContentFields): string {
   const coin = f.crypto_coin ?? 'bitcoin';
-  const address = required(f, 'crypto_address');
+  const address = cryptoAddress(f, coin);
   const amount = decimalField(f, 'crypto_amount');
   if (amount === undefined) {
     return `${coin}:${address}`;

@@ -51,6 +51,63 @@ describe('vCard 3.0, read by ical.js', () => {
     ).toContainEqual(['tel', { type }, 'phone-number', '+44 20 7946 0000']);
   });
 
+  it.each([
+    ['+44 20 7946 0000', '+44 20 7946 0000'],
+    [' (555)  123-4567 ext. 89 ', '(555) 123-4567 ext. 89'],
+    ['*31#555.123/4567', '*31#555.123/4567'],
+  ])('writes the phone number %p as ical.js reads it back: %p', (value, number) => {
+    expect(
+      read({ vcard_first_name: 'A', vcard_phone_numbers: [{ label: 'cell', value }] }),
+    ).toContainEqual(['tel', { type: 'cell' }, 'phone-number', number]);
+  });
+
+  // A TEL value is a phone-number, not text: `\,` `\;` `\\` escapes are not part of it.
+  it.each(['+1 555, 123', '+1 555;ext=2', '+1 555\\9', 'call me', '+'])(
+    'refuses the phone number %p',
+    (value) => {
+      expect(() =>
+        encodeContent('vcard', {
+          vcard_first_name: 'A',
+          vcard_phone_numbers: [{ label: 'cell', value }],
+        }),
+      ).toThrow(
+        new ContentError(
+          'vcard_phone_number_value',
+          `vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000, not ${JSON.stringify(value)}`,
+        ),
+      );
+    },
+  );
+
+  it('writes the birthday as a date that ical.js reads', () => {
+    const card = new ICAL.Component(
+      ICAL.parse(encodeContent('vcard', { vcard_first_name: 'A', vcard_birthday: '1815-12-10' })),
+    );
+    expect(card.getFirstProperty('bday')?.type).toBe('date');
+    expect(card.getFirstPropertyValue('bday')?.toString()).toBe('1815-12-10');
+  });
+
+  // ical.js throws on `BDAY:March 3` ("Could not extract integer").
+  it.each(['March 3', '1815-02-30', '10.12.1815', '18151210'])(
+    'refuses the birthday %p',
+    (value) => {
+      expect(() =>
+        encodeContent('vcard', { vcard_first_name: 'A', vcard_birthday: value }),
+      ).toThrow(
+        new ContentError(
+          'vcard_birthday',
+          'vcard_birthday must be a date as Y-m-d, such as 1815-12-10',
+        ),
+      );
+    },
+  );
+
+  // RFC 2426 §4 `vcard = "BEGIN" ":" "VCARD" 1*CRLF 1*(contentline) "END" ":" "VCARD" 1*CRLF`.
+  it('ends every content line with CRLF, END:VCARD too', () => {
+    const payload = encodeContent('vcard', { vcard_first_name: 'A' });
+    expect(payload).toMatch(/^BEGIN:VCARD\r\n(?:[^\r\n]+\r\n)+END:VCARD\r\n$/);
+  });
+
   it('folds long lines at 75 octets, and ical.js unfolds them', () => {
     const note = `${'Grüße '.repeat(30)}👋`;
     const payload = encodeContent('vcard', { vcard_first_name: 'A', vcard_note: note });

@@ -1,5 +1,35 @@
-import { QrContentFields, singleLine } from './fields';
+import { ContentError, QrContentFields, singleLine } from './fields';
 import { contentLines, escapeText } from './lines';
+
+/**
+ * A phone number as people write it (`+44 20 7946 0000`, `(555) 123-4567 ext. 89`): a TEL value
+ * is a phone-number, not text, so it gets no escapes and may not hold `;`, `,` or `\`.
+ */
+const PHONE = /^\+?[\d ()./*#-]*\d[\d ()./*#-]*(?: ?(?:ext\.?|x) ?\d+)?$/i;
+
+function phoneNumber(value: string): string {
+  const number = value.trim().replace(/\s+/g, ' ');
+  if (!PHONE.test(number)) {
+    throw new ContentError(
+      'vcard_phone_number_value',
+      `vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000, not ${JSON.stringify(value)}`,
+    );
+  }
+  return number;
+}
+
+/** BDAY (RFC 2426 §3.1.5) as a calendar date, YYYY-MM-DD, that exists. */
+function birthday(value: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+  if (!m || !date || date.toISOString().slice(0, 10) !== m[0]) {
+    throw new ContentError(
+      'vcard_birthday',
+      'vcard_birthday must be a date as Y-m-d, such as 1815-12-10',
+    );
+  }
+  return m[0];
+}
 
 /**
  * The TYPE parameter of a label: `work;voice` or `work, voice` are two types (`TYPE=work,voice`),
@@ -15,7 +45,8 @@ function typeParam(label: string): string {
 
 /**
  * A vCard 3.0 (RFC 2426). Text values are escaped; URI values (URL, the social profiles) are not,
- * as the RFC says, so they must not contain line breaks. Lines are folded at 75 octets.
+ * as the RFC says, so they must not contain line breaks; phone numbers and the birthday are checked
+ * against their value types. Lines are folded at 75 octets.
  */
 export function encodeVcard(f: QrContentFields): string {
   const t = (v: string | undefined): string => escapeText(v ?? '');
@@ -34,7 +65,7 @@ export function encodeVcard(f: QrContentFields): string {
     lines.push(`TITLE:${t(f.vcard_job_title)}`);
   }
   for (const phone of f.vcard_phone_numbers ?? []) {
-    lines.push(`TEL${typeParam(phone.label)}:${t(phone.value)}`);
+    lines.push(`TEL${typeParam(phone.label)}:${phoneNumber(phone.value)}`);
   }
   if (f.vcard_email) {
     lines.push(`EMAIL;TYPE=INTERNET:${t(f.vcard_email)}`);
@@ -43,7 +74,7 @@ export function encodeVcard(f: QrContentFields): string {
     lines.push(`URL:${singleLine('vcard_url', f.vcard_url)}`);
   }
   if (f.vcard_birthday) {
-    lines.push(`BDAY:${t(f.vcard_birthday)}`);
+    lines.push(`BDAY:${birthday(f.vcard_birthday)}`);
   }
   const address = [f.vcard_street, f.vcard_city, f.vcard_region, f.vcard_zip, f.vcard_country];
   if (address.some(Boolean)) {
