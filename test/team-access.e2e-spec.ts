@@ -78,6 +78,9 @@ const EXPECTATIONS: Record<string, Expectation> = {
   'GET /v1/user': ownerOnly(200, () => Promise.resolve(get('/v1/user'))),
   'GET /v1/api-keys': ownerOnly(200, () => Promise.resolve(get('/v1/api-keys'))),
   'GET /v1/logs': ownerOnly(200, () => Promise.resolve(get('/v1/logs'))),
+  'GET /v1/payments': ownerOnly(200, () => Promise.resolve(get('/v1/payments'))),
+  // The owner has no payment 999999: a 404 for the owner, a 403 through any team.
+  'GET /v1/payments/{id}': ownerOnly(404, () => Promise.resolve(get('/v1/payments/999999'))),
   'POST /v1/api-keys': ownerOnly(201, () =>
     Promise.resolve(post('/v1/api-keys', { name: 'Made directly', scope: 'read' })),
   ),

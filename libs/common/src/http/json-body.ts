@@ -121,7 +121,13 @@ export function jsonBodyLimitsWith(
   limits: JsonBodyLimits,
 ): (req: Request, res: Response, next: NextFunction) => void {
   return (req, _res, next) => {
-    if (req.body === undefined || !req.is('json') || checked.has(req)) {
+    // A raw body (Buffer: the processors' webhooks) is read by its route, after its signature.
+    if (
+      req.body === undefined ||
+      Buffer.isBuffer(req.body) ||
+      !req.is('json') ||
+      checked.has(req)
+    ) {
       next();
       return;
     }
