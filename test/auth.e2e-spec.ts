@@ -1,5 +1,5 @@
 import { ApiKeysService } from '@app/auth';
-import { ApiKeyEntity } from '@app/database';
+import { ApiKeyEntity, LIMITED_RESOURCES, PLAN_LIMITS } from '@app/database';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
 
 describe('Authentication and GET /v1/user', () => {
@@ -27,6 +27,13 @@ describe('Authentication and GET /v1/user', () => {
         name: 'ada',
         is_admin: false,
         timezone: 'UTC',
+        // No plan on this install: everything unlimited (test/plan-limits covers plans).
+        plan_id: null,
+        plan_expiration_date: null,
+        plan_settings: Object.fromEntries(PLAN_LIMITS.map((name) => [name, -1])),
+        usage: Object.fromEntries(
+          Object.keys(LIMITED_RESOURCES).map((name) => [name, { used: 0, limit: -1 }]),
+        ),
         last_datetime: null,
         datetime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       },
