@@ -308,6 +308,24 @@ describe('Plan limits', () => {
     }
   });
 
+  it('shows statistics back to the plan’s retention only', async () => {
+    const user = await userOn({ statistics_retention_days: 7 });
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const res = await t.http
+      .get(`/v1/statistics/?start_date=${day(30)}&end_date=${day(0)}`)
+      .set('Authorization', user.auth);
+    expect(res.status).toBe(200);
+    const dates = (res.body.data as Array<{ formatted_date: string }>).map((r) => r.formatted_date);
+    expect(dates).toEqual(Array.from({ length: 7 }, (_, i) => day(6 - i)));
+    const old = await t.http
+      .get(`/v1/statistics/?start_date=${day(30)}&end_date=${day(20)}`)
+      .set('Authorization', user.auth);
+    expect(old.status).toBe(403);
+    expect(old.body).toEqual(
+      refusal(`Your plan keeps statistics for 7 days: the earliest day you can see is ${day(6)}.`),
+    );
+  });
+
   it('leaves an install without plans unlimited', async () => {
     const bare = opened.add(await createTestApp());
     const user = await bare.createUser();

@@ -5,10 +5,12 @@ import {
   type StatsScope,
   type Totals,
 } from '@app/analytics';
-import type { Actor } from '@app/auth';
+import { type Actor, PlansService } from '@app/auth';
 import {
+  AppError,
   Clock,
   formatDay,
+  localDayNumber,
   localMidnight,
   NotFoundError,
   offsetSegments,
@@ -37,6 +39,7 @@ export class StatisticsService {
     private readonly projects: ProjectsRepository,
     private readonly users: UsersRepository,
     private readonly clock: Clock,
+    private readonly plans: PlansService,
   ) {}
 
   /** `pathLinkId` is the link of GET /statistics/{link_id}; null on the account route. */
@@ -47,6 +50,7 @@ export class StatisticsService {
   ): Promise<Paginated<OverviewRow | HourRow | DimensionRow>> {
     const owner = await this.users.findById(actor.ownerId);
     const parsed = parseStatisticsQuery(query, owner?.timezone ?? 'UTC', this.clock.now());
+    await this.withinRetention(actor, parsed);
     const scope = await this.scopeOf(actor, pathLinkId ?? parsed.linkId, parsed.projectId);
     if (parsed.type === 'overview') {
       return this.overview(scope, parsed);
@@ -74,6 +78,24 @@ export class StatisticsService {
       page,
       resultsPerPage,
     );
+  }
+
+  /**
+   * The owner's plan may keep statistics for `statistics_retention_days` only: a range that starts
+   * earlier starts at the first day kept; a range that ends before it is refused (403).
+   */
+  private async withinRetention(actor: Actor, parsed: ParsedStatisticsQuery): Promise<void> {
+    const days = (await this.plans.effective(actor.ownerId)).settings.statistics_retention_days;
+    if (days === -1) return;
+    const firstKept =
+      localDayNumber(parsed.zone, this.clock.now().getTime()) - Math.max(days, 1) + 1;
+    if (parsed.lastDay < firstKept) {
+      throw new AppError(
+        'plan_limit_reached',
+        `Your plan keeps statistics for ${days} days: the earliest day you can see is ${formatDay(firstKept)}.`,
+      );
+    }
+    parsed.firstDay = Math.max(parsed.firstDay, firstKept);
   }
 
   private async scopeOf(
