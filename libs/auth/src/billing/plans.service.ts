@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AppError, BoundedCache, Clock, NotFoundError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
-  countUsage,
+  countAllUsage,
   LIMITED_RESOURCES,
   type LimitedResource,
   mergePlanSettings,
@@ -97,20 +97,13 @@ export class PlansService {
     ownerId: number,
     settings: PlanSettings,
   ): Promise<Record<LimitedResource, { used: number; limit: number }>> {
-    const em = this.plans.manager;
-    const entries = await Promise.all(
-      (Object.keys(LIMITED_RESOURCES) as LimitedResource[]).map(
-        async (resource) =>
-          [
-            resource,
-            {
-              used: await countUsage(em, ownerId, resource),
-              limit: settings[LIMITED_RESOURCES[resource]],
-            },
-          ] as const,
-      ),
-    );
-    return Object.fromEntries(entries) as Record<LimitedResource, { used: number; limit: number }>;
+    const used = await countAllUsage(this.plans.manager, ownerId);
+    return Object.fromEntries(
+      (Object.keys(LIMITED_RESOURCES) as LimitedResource[]).map((resource) => [
+        resource,
+        { used: used[resource], limit: settings[LIMITED_RESOURCES[resource]] },
+      ]),
+    ) as Record<LimitedResource, { used: number; limit: number }>;
   }
 
   list(): Promise<PlanEntity[]> {

@@ -52,6 +52,32 @@ export async function countUsage(
   return Number(rows[0]?.n ?? 0);
 }
 
+/** Every limited resource's usage of an owner, in two queries (GET /v1/user shows them all). */
+export async function countAllUsage(
+  em: EntityManager,
+  ownerId: number,
+): Promise<Record<LimitedResource, number>> {
+  const p = placeholder(em);
+  const counts = Object.entries(OWNED_TABLES).map(
+    ([name, table]) => `(SELECT COUNT(*) FROM "${table}" WHERE "user_id" = ${p}) AS "${name}"`,
+  );
+  counts.push(
+    `(SELECT COUNT(*) FROM "team_members" m JOIN "teams" t ON t."id" = m."team_id" WHERE t."user_id" = ${p}) AS "team_members"`,
+  );
+  // PostgreSQL numbers its parameters; SQLite takes one value per `?`.
+  const params = p === '?' ? counts.map(() => ownerId) : [ownerId];
+  const rows: Array<Record<string, number | string>> = await em.query(
+    `SELECT ${counts.join(', ')}`,
+    params,
+  );
+  const row = rows[0] ?? {};
+  const result = Object.fromEntries(
+    [...Object.keys(OWNED_TABLES), 'team_members'].map((name) => [name, Number(row[name] ?? 0)]),
+  ) as Record<LimitedResource, number>;
+  result.static_storage_bytes = await countUsage(em, ownerId, 'static_storage_bytes');
+  return result;
+}
+
 /** The bytes of a static link's current site version, from its stored settings. */
 export function siteBytes(settings: string): number {
   try {

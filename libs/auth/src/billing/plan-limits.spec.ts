@@ -1,0 +1,118 @@
+import { AppError } from '@app/common';
+import { type PlanSettings, PlansRepository, UNLIMITED_PLAN } from '@app/database';
+import { addMonths } from './payment-values';
+import { PlanLimits, refusal } from './plan-limits';
+import { PlansService } from './plans.service';
+
+/** An entity manager whose COUNT(*) answers `used`, recording the SQL it was given. */
+function fakeEm(used: number, sql: string[]) {
+  return {
+    connection: { options: { type: 'better-sqlite3' } },
+    query: (text: string) => {
+      sql.push(text);
+      return Promise.resolve([{ n: used }]);
+    },
+  };
+}
+
+function limitsWith(settings: Partial<PlanSettings>, used: number) {
+  const sql: string[] = [];
+  const transactions: number[] = [];
+  const plans = {
+    effective: () =>
+      Promise.resolve({
+        planId: 1,
+        expiration: null,
+        settings: { ...UNLIMITED_PLAN, ...settings },
+      }),
+  } as unknown as PlansService;
+  const repo = {
+    transaction: (work: (em: unknown) => Promise<unknown>) => {
+      transactions.push(1);
+      return work(fakeEm(used, sql));
+    },
+  } as unknown as PlansRepository;
+  return { limits: new PlanLimits(plans, repo), sql, transactions };
+}
+
+describe(PlanLimits.name, () => {
+  it('writes without a transaction when the plan does not limit what is added', async () => {
+    const { limits, transactions } = limitsWith({ qr_codes_limit: 1 }, 5);
+    const write = jest.fn((em?: unknown) => Promise.resolve(em));
+    await expect(limits.within(7, { links: 1 }, write)).resolves.toBeUndefined();
+    expect(write).toHaveBeenCalledWith();
+    expect(transactions).toEqual([]);
+  });
+
+  it('counts in the transaction and writes with its entity manager while there is room', async () => {
+    const { limits, sql } = limitsWith({ links_limit: 10 }, 9);
+    const result = await limits.within(7, { links: 1 }, (em) => Promise.resolve(em !== undefined));
+    expect(result).toBe(true);
+    expect(sql).toEqual(['SELECT COUNT(*) AS n FROM "links" WHERE "user_id" = ?']);
+  });
+
+  it('refuses with plan_limit_reached and does not write past the limit', async () => {
+    const { limits } = limitsWith({ links_limit: 10 }, 9);
+    const write = jest.fn(() => Promise.resolve(1));
+    await expect(limits.within(7, { links: 2 }, write)).rejects.toMatchObject({
+      code: 'plan_limit_reached',
+      problems: [{ title: 'Your plan allows 10 links; you have 9 and this request adds 2.' }],
+    });
+    expect(write).not.toHaveBeenCalled();
+  });
+
+  it('runs the limited writes of one owner one after another', async () => {
+    const { limits } = limitsWith({ links_limit: 100 }, 0);
+    const order: string[] = [];
+    const slow = limits.within(7, { links: 1 }, async () => {
+      order.push('a start');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push('a end');
+    });
+    const fast = limits.within(7, { links: 1 }, () => {
+      order.push('b');
+      return Promise.resolve();
+    });
+    await Promise.all([slow, fast]);
+    expect(order).toEqual(['a start', 'a end', 'b']);
+  });
+
+  it('keeps the queue going after a refused write', async () => {
+    const { limits } = limitsWith({ links_limit: 1 }, 1);
+    await expect(limits.within(7, { links: 1 }, () => Promise.resolve())).rejects.toBeInstanceOf(
+      AppError,
+    );
+    await expect(limits.within(7, { projects: 1 }, () => Promise.resolve('ok'))).resolves.toBe(
+      'ok',
+    );
+  });
+});
+
+describe('refusal', () => {
+  it.each([
+    ['links', 1, 1, 1, 'Your plan allows 1 link; you have 1.'],
+    ['qr_codes', 3, 4, 1, 'Your plan allows 3 QR codes; you have 4.'],
+    ['links', 100, 95, 10, 'Your plan allows 100 links; you have 95 and this request adds 10.'],
+    [
+      'static_storage_bytes',
+      100,
+      60,
+      61,
+      'Your plan allows 100 bytes of static sites; you have 60 and this site needs 61.',
+    ],
+  ] as const)('names %s: %i allowed, %i used, %i added', (resource, limit, used, adding, title) => {
+    expect(refusal(resource, limit, used, adding)).toBe(title);
+  });
+});
+
+describe(addMonths.name, () => {
+  it.each([
+    ['2026-01-31T10:00:00Z', 1, '2026-02-28T10:00:00.000Z'],
+    ['2028-01-31T10:00:00Z', 1, '2028-02-29T10:00:00.000Z'],
+    ['2026-11-30T00:00:00Z', 3, '2027-02-28T00:00:00.000Z'],
+    ['2026-08-31T23:59:59Z', 6, '2027-02-28T23:59:59.000Z'],
+    ['2026-02-28T12:00:00Z', 12, '2027-02-28T12:00:00.000Z'],
+  ])('%s + %i months = %s', (from, months, expected) => {
+    expect(addMonths(new Date(from), months).toISOString()).toBe(expected);
+  });
+});
