@@ -411,6 +411,41 @@ describe('Payments from processors’ webhooks', () => {
     expect(all.body.data).toEqual([]);
   });
 
+  it.each([
+    ['not JSON', 'not json', 'The webhook body is not JSON.'],
+    ['JSON that is not an object', '[]', null],
+    [
+      'a transaction without data',
+      '{"event_type":"transaction.completed","data":null}',
+      'The event has no payment id (or one over 255 characters).',
+    ],
+    [
+      'an id of 300 characters',
+      JSON.stringify({
+        event_type: 'transaction.completed',
+        data: { id: 'x'.repeat(300), currency_code: 'EUR' },
+      }),
+      'The event has no payment id (or one over 255 characters).',
+    ],
+    [
+      'a currency that is not one',
+      JSON.stringify({
+        event_type: 'transaction.completed',
+        data: { id: 'txn_c', currency_code: 'EURO' },
+      }),
+      'The event has no ISO 4217 currency.',
+    ],
+  ])('answers a signed Paddle event with %s without a 5xx', async (_what, body, title) => {
+    const res = await paddle(body);
+    if (title === null) {
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: { result: 'ignored', payment_id: null } });
+    } else {
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ status: 400, title, code: expect.any(String) }]);
+    }
+  });
+
   it('records Lemon Squeezy orders in dinars with three decimals, renewals by the earlier plan, and refunds', async () => {
     const carol = await t.createUser('carol@example.com');
     const order = JSON.stringify({

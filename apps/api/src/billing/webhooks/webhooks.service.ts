@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type PaymentProcessor, PaymentsRecorder, planOfPriceId, PlansService } from '@app/auth';
+import {
+  currencyExponent,
+  type PaymentProcessor,
+  PaymentsRecorder,
+  planOfPriceId,
+  PlansService,
+} from '@app/auth';
 import { AppError, Clock } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PaymentsRepository } from '@app/database';
@@ -78,8 +84,14 @@ export class WebhooksService {
       return { result: 'ignored', payment_id: null };
     }
     const read = outcome.payment;
-    if (!read.paymentId || !read.currency) {
-      throw new AppError('validation_failed', 'The event has no payment id or currency.');
+    if (!read.paymentId || read.paymentId.length > 255) {
+      throw new AppError(
+        'validation_failed',
+        'The event has no payment id (or one over 255 characters).',
+      );
+    }
+    if (currencyExponent(read.currency) === null) {
+      throw new AppError('validation_failed', 'The event has no ISO 4217 currency.');
     }
     const { planId, frequency } = await this.planOf(read);
     const type = read.typeFromFrequency
