@@ -5,6 +5,7 @@ import type { DatabaseConfig } from '@app/config';
 import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 import { usePostgresUtc } from './postgres-utc';
+import { serializeSqliteTransactions } from './sqlite-transactions';
 
 /**
  * TypeORM options for either dialect. The schema only ever changes through migrations:
@@ -54,6 +55,12 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
  * without rebuilding tables for a name that changes nothing.
  */
 export class AppDataSource extends DataSource {
+  override async initialize(): Promise<this> {
+    await super.initialize();
+    serializeSqliteTransactions(this);
+    return this;
+  }
+
   protected override async buildMetadatas(): Promise<void> {
     await super.buildMetadatas();
     if (this.options.type !== 'better-sqlite3') {
