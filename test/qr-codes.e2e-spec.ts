@@ -90,6 +90,7 @@ describe('QR codes', () => {
     expect(got.body).toEqual({
       data: {
         id: res.body.data.id,
+        project_id: null,
         type: 'url',
         name: 'Menu',
         qr_code: expect.stringMatching(SVG_URL),
@@ -150,6 +151,7 @@ describe('QR codes', () => {
     const got = await get(res.body.data.id);
     expect(got.body.data).toEqual({
       id: res.body.data.id,
+      project_id: null,
       type: 'wifi',
       name: 'Guest wifi',
       qr_code: expect.stringMatching(SVG_URL),
