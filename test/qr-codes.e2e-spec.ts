@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Response } from 'superagent';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { createTestApp, expectDocumented, TestApp, TestUser } from '@app/testing';
 
 /** Reads any body as text (supertest leaves image/svg+xml unparsed). */
 function text(res: Response, done: (err: Error | null, body: string) => void): void {
@@ -74,7 +74,8 @@ describe('QR codes', () => {
   }
 
   async function get(id: number, user = owner) {
-    return t.http.get(`/v1/qr-codes/${id}`).set('Authorization', user.auth);
+    // Every read is checked against docs/openapi.json too.
+    return expectDocumented(await t.http.get(`/v1/qr-codes/${id}`).set('Authorization', user.auth));
   }
 
   it('creates a url code and reads back the whole object with served SVG and PNG', async () => {
