@@ -29,6 +29,8 @@ const e2e = (db) => ({
           'signatures-browser\\.e2e-spec',
           'visitor-pages-browser\\.e2e-spec',
           'static-sites-browser\\.e2e-spec',
+          'redirects-browser\\.e2e-spec',
+          'swagger-ui-browser\\.e2e-spec',
         ]
       : ['/node_modules/'],
   setupFiles: [`<rootDir>/test/setup-${db}.ts`],

@@ -4,6 +4,7 @@ import { DomainEntity, LinkEntity } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
+  expectDocumented,
   startTestDnsServer,
   TestApp,
   TestDnsServer,
@@ -45,6 +46,7 @@ describe('Domains', () => {
   async function getDomain(id: number, user = owner): Promise<DomainBody> {
     const res = await t.http.get(`/v1/domains/${id}`).set('Authorization', user.auth);
     expect(res.status).toBe(200);
+    expectDocumented(res); // checked against docs/openapi.json too
     return (res.body as { data: DomainBody }).data;
   }
 

@@ -153,6 +153,80 @@ describe('Hostile values', () => {
     });
   });
 
+  describe('every URL field of every resource', () => {
+    // What Node's WHATWG URL parser (Ada) writes for the typed value: punycode host, UTF-8
+    // percent-encoded path and query.
+    const TYPED = 'https://bücher.example/straße?q=ä b';
+    const STORED = 'https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4%20b';
+
+    async function read(path: string): Promise<Record<string, unknown>> {
+      const res = await t.http.get(path).set('Authorization', owner.auth);
+      expect(res.status).toBe(200);
+      return (res.body as { data: Record<string, unknown> }).data;
+    }
+
+    it('stores a splash page button URL as ASCII', async () => {
+      const res = await post('/v1/splash-pages', { name: 'IDN', secondary_button_url: TYPED });
+      expect(res.status).toBe(201);
+      const page = await read(`/v1/splash-pages/${(res.body as { data: { id: number } }).data.id}`);
+      expect((page.settings as Record<string, unknown>).secondary_button_url).toBe(STORED);
+    });
+
+    it('stores signature URLs as ASCII', async () => {
+      const res = await post('/v1/signatures', {
+        name: 'IDN',
+        website_url: TYPED,
+        address_url: 'https://example。com/map',
+      });
+      expect(res.status).toBe(201);
+      const signature = await read(
+        `/v1/signatures/${(res.body as { data: { id: number } }).data.id}`,
+      );
+      expect(signature.settings).toMatchObject({
+        website_url: STORED,
+        address_url: 'https://example.com/map',
+      });
+    });
+
+    it('stores a QR code url as ASCII (other text as it is)', async () => {
+      const res = await post('/v1/qr-codes', { name: 'IDN', type: 'url', url: TYPED });
+      expect(res.status).toBe(201);
+      const qr = await read(`/v1/qr-codes/${(res.body as { data: { id: number } }).data.id}`);
+      expect((qr.settings as Record<string, unknown>).url).toBe(STORED);
+    });
+
+    it('stores a bio page link block URL as ASCII', async () => {
+      const bio = await createLink({ type: 'biolink', url: 'idn-bio' });
+      const res = await post('/v1/biolink-blocks', {
+        link_id: bio,
+        type: 'link',
+        name: 'Shop',
+        location_url: TYPED,
+      });
+      expect(res.status).toBe(201);
+      const block = await read(
+        `/v1/biolink-blocks/${(res.body as { data: { id: number } }).data.id}`,
+      );
+      expect((block.settings as Record<string, unknown>).location_url).toBe(STORED);
+    });
+
+    it('stores a webhook URL as ASCII (shown masked: its origin and last four characters)', async () => {
+      const res = await post('/v1/notification-handlers', {
+        name: 'IDN',
+        type: 'webhook',
+        webhook: 'https://bücher.example/hooké',
+      });
+      expect(res.status).toBe(201);
+      const handler = await read(
+        `/v1/notification-handlers/${(res.body as { data: { id: number } }).data.id}`,
+      );
+      // The stored value ends in `%C3%A9`; as typed it would end in `ooké`.
+      expect((handler.settings as Record<string, unknown>).webhook).toBe(
+        'https://xn--bcher-kva.example/****3%A9',
+      );
+    });
+  });
+
   describe('stored before the API refused them', () => {
     /** Writes a row as an older version could have, bypassing the API's checks. */
     async function storeRaw(

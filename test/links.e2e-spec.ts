@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { LINK_CHANGED } from '@app/common';
-import { createTestApp, insertDomain, TestApp, TestUser } from '@app/testing';
+import { createTestApp, expectDocumented, insertDomain, TestApp, TestUser } from '@app/testing';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
@@ -56,7 +56,8 @@ describe('Links API', () => {
   }
 
   async function get(id: number, user = owner) {
-    return t.http.get(`/v1/links/${id}`).set('Authorization', user.auth);
+    // Every read is checked against docs/openapi.json too.
+    return expectDocumented(await t.http.get(`/v1/links/${id}`).set('Authorization', user.auth));
   }
 
   it('creates a link from multipart with defaults and reads back the whole object', async () => {

@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createTestApp, TestApp } from '@app/testing';
 import { buildOpenApiDocument } from '../apps/api/src/openapi';
 import { OPENAPI_FILE, serializeOpenApi } from '../apps/api/src/write-openapi';
@@ -70,5 +72,48 @@ describe('OpenAPI document', () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain('swagger-ui');
     expect(res.text).not.toMatch(/https?:\/\/(unpkg|cdn|cdnjs)/);
+  });
+
+  it('lists every tag its operations use, each with a description, and names a server and a licence', () => {
+    const doc = buildOpenApiDocument(t.app);
+    const used = new Set(
+      Object.values(doc.paths).flatMap((item) =>
+        Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? []),
+      ),
+    );
+    const listed = (doc.tags ?? []).map((tag) => tag.name);
+    expect([...used].sort()).toEqual([...listed].sort());
+    for (const tag of doc.tags ?? []) {
+      expect([tag.name, tag.description?.length ?? 0]).toEqual([tag.name, expect.any(Number)]);
+      expect(tag.description!.length).toBeGreaterThan(10);
+    }
+    expect(doc.servers).toEqual([
+      { url: '/', description: 'The Linkdock that serves this document' },
+    ]);
+    expect(doc.info.license).toEqual({ name: 'Proprietary (UNLICENSED): all rights reserved' });
+  });
+
+  it('passes `redocly lint` (recommended rules, redocly.yaml) with no error and no warning', () => {
+    // Redocly CLI is an independent OpenAPI linter; its JSON report lists every problem.
+    const out = spawnSync(
+      process.execPath,
+      [require.resolve('@redocly/cli/bin/cli.js'), 'lint', OPENAPI_FILE, '--format', 'json'],
+      {
+        encoding: 'utf8',
+        cwd: join(__dirname, '..'),
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
+    const report = JSON.parse(out.stdout.slice(out.stdout.indexOf('{'))) as {
+      problems: Array<{ ruleId: string; severity: string; message: string }>;
+    };
+    expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
+    expect(out.status).toBe(0);
+  });
+
+  it('sends Swagger UI the option that keeps the key across reloads', async () => {
+    const res = await t.http.get('/docs/swagger-ui-init.js');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/"persistAuthorization":\s*true/);
   });
 });

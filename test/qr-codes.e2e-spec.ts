@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Response } from 'superagent';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { createTestApp, expectDocumented, TestApp, TestUser } from '@app/testing';
 
 /** Reads any body as text (supertest leaves image/svg+xml unparsed). */
 function text(res: Response, done: (err: Error | null, body: string) => void): void {
@@ -74,7 +74,8 @@ describe('QR codes', () => {
   }
 
   async function get(id: number, user = owner) {
-    return t.http.get(`/v1/qr-codes/${id}`).set('Authorization', user.auth);
+    // Every read is checked against docs/openapi.json too.
+    return expectDocumented(await t.http.get(`/v1/qr-codes/${id}`).set('Authorization', user.auth));
   }
 
   it('creates a url code and reads back the whole object with served SVG and PNG', async () => {
@@ -90,6 +91,7 @@ describe('QR codes', () => {
     expect(got.body).toEqual({
       data: {
         id: res.body.data.id,
+        project_id: null,
         type: 'url',
         name: 'Menu',
         qr_code: expect.stringMatching(SVG_URL),
@@ -150,6 +152,7 @@ describe('QR codes', () => {
     const got = await get(res.body.data.id);
     expect(got.body.data).toEqual({
       id: res.body.data.id,
+      project_id: null,
       type: 'wifi',
       name: 'Guest wifi',
       qr_code: expect.stringMatching(SVG_URL),

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +18,14 @@ import {
 // Headless Debian chromium renders every template through the public preview page; screenshots
 // are written to test/artifacts/signatures/ (committed, and looked at by a person).
 const ARTIFACTS = join(__dirname, 'artifacts', 'signatures');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: unknown[];
+}
+
 const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
 
 describe('Signatures in Chromium', () => {
@@ -146,6 +154,35 @@ describe('Signatures in Chromium', () => {
       });
       expect(await shoot(rtl.url, `${template}-rtl.png`)).toContain('سارة أحمد');
       expect(await page.locator('#signature > table').getAttribute('dir')).toBe('rtl');
+    },
+  );
+
+  it.each(SIGNATURE_TEMPLATES)(
+    'previews %s with a landmark, a heading and links told apart without colour (axe-core)',
+    async (template) => {
+      const { url } = await preview({ name: `${template} axe`, template, ...FULL() });
+      const context = await browser.newContext({ bypassCSP: true });
+      const axePage = await context.newPage();
+      await axePage.goto(url, { waitUntil: 'load' });
+      await axePage.addScriptTag({ content: AXE });
+      const violations = await axePage.evaluate(async () => {
+        const axe = (
+          window as unknown as { axe: { run: () => Promise<{ violations: unknown[] }> } }
+        ).axe;
+        return (await axe.run()).violations;
+      });
+      // Serious and critical ones, and the page-structure rules (moderate in axe) this page
+      // once failed: no main landmark, no level-one heading, content outside any landmark.
+      const found = (violations as AxeViolation[])
+        .filter(
+          (v) =>
+            v.impact === 'serious' ||
+            v.impact === 'critical' ||
+            ['landmark-one-main', 'page-has-heading-one', 'region'].includes(v.id),
+        )
+        .map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
+      expect(found).toEqual([]);
+      await context.close();
     },
   );
 

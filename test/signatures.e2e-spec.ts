@@ -136,7 +136,7 @@ describe('Signatures', () => {
         image_url: 'https://cdn.example.com/me.png',
         full_name: 'Ada Lovelace',
         email: 'ada@example.com',
-        website_url: 'https://example.com',
+        website_url: 'https://example.com/', // as the URL parser writes it
         phone_number: '+44 20 7946 0000',
         whatsapp: '+447700900000',
         telegram: 'ada',

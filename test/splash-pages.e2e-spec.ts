@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { VisitRecorder } from '@app/analytics';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { createTestApp, expectDocumented, TestApp, TestUser } from '@app/testing';
 import { SplashFiles } from '../apps/api/src/splash-pages/splash-files';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -73,8 +73,9 @@ describe('Splash pages', () => {
     return (res.body as IdBody).data.id;
   }
 
-  const get = (id: number, user = owner) =>
-    t.http.get(`/v1/splash-pages/${id}`).set('Authorization', user.auth);
+  // Every read is checked against docs/openapi.json too.
+  const get = async (id: number, user = owner) =>
+    expectDocumented(await t.http.get(`/v1/splash-pages/${id}`).set('Authorization', user.auth));
 
   async function createLink(fields: Record<string, unknown>): Promise<number> {
     const res = await t.http.post('/v1/links').set('Authorization', owner.auth).send(fields);

@@ -108,6 +108,69 @@ describe('Visitor edge', () => {
     );
   });
 
+  it.each([
+    // Forwarded and UTM parameters go into the query, before the fragment (read back by the URL
+    // parser a browser uses): a hash route keeps its own `?`, a lone `?` gets no empty pair.
+    [
+      'https://example.com/path?x=1#section-2',
+      'https://example.com/path?x=1&ref=tw&utm_source=qr#section-2',
+    ],
+    [
+      'https://example.com/app#/route?tab=1',
+      'https://example.com/app?ref=tw&utm_source=qr#/route?tab=1',
+    ],
+    ['https://example.com/x?', 'https://example.com/x?ref=tw&utm_source=qr'],
+    [
+      'https://example.com/s?sig=a%2Fb~c%20d',
+      'https://example.com/s?sig=a%2Fb~c%20d&ref=tw&utm_source=qr',
+    ],
+  ])('forwards the query of %s into its query, before the fragment', async (location, expected) => {
+    const alias = `edge-frag-${Buffer.from(location).toString('hex').slice(-12)}`;
+    await createLink({
+      location_url: location,
+      url: alias,
+      forward_query_parameters_is_enabled: 1,
+    });
+    // The UTM parameter is the visitor's here: the link itself has none.
+    const location1 = (await visit(`/${alias}?ref=tw&utm_source=qr`)).headers.location;
+    expect(location1).toBe(expected);
+    const read = new URL(location1);
+    expect(read.searchParams.get('ref')).toBe('tw');
+    expect(read.hash).toBe(new URL(location).hash);
+  });
+
+  it('sends a splash page continue link built the same way', async () => {
+    const page = await t.http
+      .post('/v1/splash-pages')
+      .set('Authorization', owner.auth)
+      .send({ name: 'Frag', title: 'Frag' });
+    expect(page.status).toBe(201);
+    await createLink({
+      location_url: 'https://example.com/app#/route?tab=1',
+      url: 'edge-frag-splash',
+      forward_query_parameters_is_enabled: 1,
+      utm_medium: 'qr',
+      splash_page_id: (page.body as { data: { id: number } }).data.id,
+    });
+    const res = await visit('/edge-frag-splash?ref=tw');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(
+      'href="https://example.com/app?utm_medium=qr&amp;ref=tw#/route?tab=1"',
+    );
+  });
+
+  it('sends a plain ASCII Location for a non-ASCII destination stored before URLs were normalised', async () => {
+    const id = await createLink({ location_url: 'https://example.com/', url: 'edge-legacy-idn' });
+    await t.dataSource.query(
+      `UPDATE links SET location_url = 'https://bücher.example/straße?q=ä b#ü' WHERE id = ${id}`,
+    );
+    const res = await visit('/edge-legacy-idn');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe(
+      'https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4%20b#%C3%BC',
+    );
+  });
+
   it('goes disabled → 404 page → enabled → redirect, and unknown aliases are a 404 page', async () => {
     const id = await createLink({ location_url: 'https://example.com/', url: 'edge-toggle' });
     expect((await visit('/edge-toggle')).status).toBe(302);

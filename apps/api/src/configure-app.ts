@@ -86,6 +86,8 @@ export async function createApp(
     {
       jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
       customSiteTitle: 'Linkdock API',
+      // The key entered in Authorize survives a reload (kept in the page's localStorage).
+      swaggerOptions: { persistAuthorization: true },
     },
   );
   return app;

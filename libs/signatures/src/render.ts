@@ -32,9 +32,12 @@ export function renderPreviewPage(name: string, signatureHtml: string): string {
     '<meta name="robots" content="noindex, nofollow">',
     `<title>${escapeHtml(name)} - email signature</title></head>`,
     '<body style="margin:0;padding:24px;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif">',
+    // A main landmark and a heading: what screen-reader users jump to first.
+    '<main>',
+    `<h1 style="margin:0 0 8px;color:#111827;font-size:18px">${escapeHtml(name)}</h1>`,
     '<p style="margin:0 0 16px;color:#4b5563;font-size:13px">Select the signature below, copy it and paste it into the signature settings of your email client.</p>',
     '<div id="signature" style="background:#ffffff;padding:16px;display:inline-block">',
     signatureHtml,
-    '</div></body></html>',
+    '</div></main></body></html>',
   ].join('\n');
 }

@@ -22,7 +22,7 @@ export function chromiumPath(): string {
  * Headless Debian chromium (`CHROMIUM_PATH` to use another binary), quiet: no background
  * networking, updates or sync, so that tests see only the requests their pages make.
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     args: [
@@ -34,6 +34,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

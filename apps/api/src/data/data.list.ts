@@ -9,7 +9,7 @@ export const DATA_LIST: ListSpec = {
     type: { kind: 'enum', values: COLLECTOR_BLOCK_TYPES },
     link_id: { kind: 'integer' },
     biolink_block_id: { kind: 'integer' },
-    project_id: { kind: 'integer' },
+    project_id: { kind: 'integer', zeroIsNone: true },
   },
 };
 

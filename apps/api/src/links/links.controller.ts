@@ -26,7 +26,6 @@ import {
   ApiIdParam,
   ApiIdResponse,
   ApiListResponse,
-  IdDto,
   IdParam,
   Listing,
   ListParams,
@@ -123,14 +122,26 @@ export class LinksController {
   })
   @Uploads(SITE_UPLOAD, 'disk')
   @ApiForm()
-  @ApiExtraModels(IdDto, LinkResponse)
+  @ApiExtraModels(LinkResponse)
   @ApiResponse({
     status: 201,
     schema: {
       type: 'object',
       required: ['data'],
       properties: {
-        data: { oneOf: [{ $ref: getSchemaPath(IdDto) }, { $ref: getSchemaPath(LinkResponse) }] },
+        // Exclusive branches: only the id (every link type but static), or the whole link
+        // (static sites), which has more than the id.
+        data: {
+          oneOf: [
+            {
+              type: 'object',
+              required: ['id'],
+              properties: { id: { type: 'integer', example: 1 } },
+              additionalProperties: false,
+            },
+            { $ref: getSchemaPath(LinkResponse) },
+          ],
+        },
       },
     },
   })

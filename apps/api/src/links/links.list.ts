@@ -14,7 +14,7 @@ export const LINKS_LIST: ListSpec = {
   filters: {
     is_enabled: { kind: 'boolean' },
     type: { kind: 'enum', values: LINK_TYPES },
-    project_id: { kind: 'integer' },
+    project_id: { kind: 'integer', zeroIsNone: true },
     domain_id: { kind: 'integer' },
   },
 };

@@ -1,4 +1,4 @@
-import { Problem } from '@app/common';
+import { normalizeHttpUrl, Problem } from '@app/common';
 import { HANDLER_FIELDS, HandlerSettings, HandlerType, newWebhookSecret } from '@app/notifications';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -114,6 +114,15 @@ export const FIELD_CHECKS: Record<string, Check> = {
   },
 };
 
+/** Fields holding a URL: stored as the URL parser writes them (punycode host, encoded path). */
+const URL_FIELDS: ReadonlySet<string> = new Set([
+  'webhook',
+  'slack',
+  'discord',
+  'microsoft_teams',
+  'google_chat',
+]);
+
 /**
  * The settings of a handler of `type` after this request: the sent fields over the current ones
  * (only when the type is unchanged), each required field present and well-formed. A webhook
@@ -130,7 +139,8 @@ export function buildHandlerSettings(
   let generatedSecret: string | null = null;
   for (const field of HANDLER_FIELDS[type]) {
     const sent = input[field];
-    const value = typeof sent === 'string' && sent !== '' ? sent : current[field];
+    const given = typeof sent === 'string' && sent !== '' ? sent : current[field];
+    const value = given && URL_FIELDS.has(field) ? (normalizeHttpUrl(given) ?? given) : given;
     if (value === undefined || value === '') {
       if (field === 'webhook_secret') {
         generatedSecret = newWebhookSecret();

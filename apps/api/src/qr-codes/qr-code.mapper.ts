@@ -5,6 +5,7 @@ import { QrFiles } from './qr-files';
 
 export class QrCodeResponse {
   @ApiProperty({ example: 1 }) id!: number;
+  @ApiProperty({ type: 'integer', nullable: true, example: null }) project_id!: number | null;
   @ApiProperty({ example: 'url' }) type!: string;
   @ApiProperty({ example: 'Menu' }) name!: string;
   @ApiProperty({
@@ -38,6 +39,7 @@ export class QrCodeResponse {
 export function toQrCodeResponse(qr: QrCodeEntity, files: QrFiles): QrCodeResponse {
   return {
     id: qr.id,
+    project_id: qr.project_id,
     type: qr.type,
     name: qr.name,
     qr_code: files.url(qr.qr_code) as string,

@@ -11,5 +11,8 @@ export const QR_CODES_LIST: ListSpec = {
     last_datetime: 'last_datetime',
   },
   datetimeFields: ['datetime', 'last_datetime'],
-  filters: { type: { kind: 'enum', values: QR_TYPES }, project_id: { kind: 'integer' } },
+  filters: {
+    type: { kind: 'enum', values: QR_TYPES },
+    project_id: { kind: 'integer', zeroIsNone: true },
+  },
 };

@@ -44,7 +44,7 @@ export class QrCodesService {
     dto: CreateQrCodeDto,
     uploads: UploadedFiles,
   ): Promise<{ id: number }> {
-    const projectId = await this.projectId(actor, dto.project_id ?? null);
+    const projectId = await this.projectId(actor, dto.project_id ?? 0);
     const written = await this.render(dto.type, null, dto, uploads, null);
     try {
       const id = await this.limits.within(actor.ownerId, { qr_codes: 1 }, (em) =>
@@ -230,8 +230,9 @@ export class QrCodesService {
     }
   }
 
-  private async projectId(actor: Actor, id: number | null): Promise<number | null> {
-    if (id === null) {
+  /** 0 is no project. */
+  private async projectId(actor: Actor, id: number): Promise<number | null> {
+    if (id === 0) {
       return null;
     }
     if (!(await this.projects.findOwned(actor.ownerId, id))) {

@@ -9,5 +9,5 @@ export const SIGNATURES_LIST: ListSpec = {
     last_datetime: 'last_datetime',
   },
   datetimeFields: ['datetime', 'last_datetime'],
-  filters: { project_id: { kind: 'integer' } },
+  filters: { project_id: { kind: 'integer', zeroIsNone: true } },
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
+import { asciiLocation } from '@app/common';
 import { served } from '../metrics/served';
 import type { VisitorDomain } from './cache/visitor-cache.service';
 import { notFoundPage, PAGE_HEADERS } from './pages/visitor-pages';
@@ -22,7 +23,11 @@ export function redirect(
   location: string,
   cache: string,
 ): void {
-  res.writeHead(status, { Location: location, 'Cache-Control': cache, 'Content-Length': '0' });
+  res.writeHead(status, {
+    Location: asciiLocation(location),
+    'Cache-Control': cache,
+    'Content-Length': '0',
+  });
   res.end();
   served.redirects += 1;
 }

@@ -3,7 +3,8 @@ export const DEFAULT_RESULTS_PER_PAGE = 25;
 
 export type FilterSpec =
   | { kind: 'boolean'; column?: string }
-  | { kind: 'integer'; column?: string }
+  /** `zeroIsNone`: `0` matches the rows whose column is null (a reference to no project). */
+  | { kind: 'integer'; column?: string; zeroIsNone?: boolean }
   | { kind: 'string'; column?: string }
   | { kind: 'enum'; values: readonly string[]; column?: string };
 

@@ -145,6 +145,23 @@ describe(parseListQuery.name, () => {
     ]);
   });
 
+  it('reads 0 of a zeroIsNone filter as null (no project), and 0 of another as 0', () => {
+    const spec: ListSpec = {
+      orderBy: { id: 'id' },
+      filters: {
+        project_id: { kind: 'integer', zeroIsNone: true },
+        domain_id: { kind: 'integer' },
+      },
+    };
+    expect(parseListQuery({ project_id: '0', domain_id: '0' }, spec).filters).toEqual([
+      { column: 'project_id', value: null },
+      { column: 'domain_id', value: 0 },
+    ]);
+    expect(parseListQuery({ project_id: '3' }, spec).filters).toEqual([
+      { column: 'project_id', value: 3 },
+    ]);
+  });
+
   it('filters on the column a filter names', () => {
     const spec: ListSpec = {
       orderBy: { id: 'id' },

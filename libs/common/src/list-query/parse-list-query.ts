@@ -219,7 +219,7 @@ function parseFilter(
         problems.push({ title: `${name} must be a whole number.`, field: name });
         return undefined;
       }
-      return Number(raw);
+      return filter.zeroIsNone === true && Number(raw) === 0 ? null : Number(raw);
     }
     case 'enum': {
       if (!filter.values.includes(raw)) {

@@ -42,6 +42,19 @@ export function IntRange(min: number, max: number): Decorator {
   );
 }
 
+/**
+ * The id of one of the caller's resources (a project), where `0`, empty and JSON null all mean
+ * "none": always a whole number after transformation, 0 for none. The service turns 0 into null.
+ */
+export function OptionalReferenceId(description: string): Decorator {
+  return applyDecorators(
+    IntRange(0, 2147483647),
+    Transform(({ value }: { value: unknown }) => (value === '' || value === null ? 0 : value)),
+    IsOptional(),
+    ApiPropertyOptional({ type: 'integer', minimum: 0, nullable: true, description }),
+  );
+}
+
 /** A `#rrggbb` colour, stored lowercase. */
 export function IsHexColor(): Decorator {
   return applyDecorators(

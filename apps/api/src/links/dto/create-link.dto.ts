@@ -17,6 +17,7 @@ import {
   IsHttpUrl,
   Required,
   toFormList,
+  OptionalReferenceId,
   Trim,
 } from '@app/common';
 import { BIOLINK_FONTS, REDIRECT_STATUS_CODES, TARGETING_TYPES } from '@app/database';
@@ -100,10 +101,7 @@ export class CreateLinkDto {
   @IntRange(0, 2_147_483_647)
   domain_id?: number;
 
-  @ApiPropertyOptional({ description: 'A project of yours; 0 or empty = none' })
-  @Transform(({ value }: { value: unknown }) => (value === '' ? 0 : value))
-  @IsOptional()
-  @IntRange(0, 2_147_483_647)
+  @OptionalReferenceId('A project of yours; 0 or empty = none')
   project_id?: number;
 
   @ApiPropertyOptional({

@@ -1,7 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { IntRange, Required, Trim } from '@app/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsString, MaxLength } from 'class-validator';
+import { OptionalReferenceId, Required, Trim } from '@app/common';
 import { QR_TYPES } from '@app/qr';
 import { assembleDto } from './assemble-dto';
 import { oneOf } from './one-of';
@@ -41,16 +40,8 @@ export class QrCodeBaseFields {
   @IsIn(QR_TYPES, oneOf(QR_TYPES))
   type!: (typeof QR_TYPES)[number];
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    description: 'A project of yours; empty to unassign',
-  })
-  @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (value === '' ? null : value))
-  @ValidateIf((_o, v) => v !== null)
-  @IntRange(1, 2147483647)
-  project_id?: number | null;
+  @OptionalReferenceId('A project of yours; 0 or empty = none')
+  project_id?: number;
 }
 
 /**

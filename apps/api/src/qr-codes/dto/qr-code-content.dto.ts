@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsFormBoolean, OptionalText } from '@app/common';
+import { IsFormBoolean, normalizeHttpUrl, OptionalText } from '@app/common';
 import { WIFI_ENCRYPTIONS } from '@app/qr';
 import { DecimalString } from './form-number';
 import { oneOf } from './one-of';
@@ -13,7 +14,12 @@ export class QrTextFields {
 
 /** Content of type url. */
 export class QrUrlFields {
+  // An http(s) address is stored as the URL parser writes it: plain ASCII (punycode host,
+  // percent-encoded path and query), which every scanner reads the same; other text as it is.
   @OptionalText(2048)
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? (normalizeHttpUrl(value) ?? value) : value,
+  )
   url?: string;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IntRange, Required, Trim } from '@app/common';
+import { OptionalReferenceId, Required, Trim } from '@app/common';
 import { SIGNATURE_TEMPLATES, type SignatureTemplate } from '@app/signatures';
 import { decorateSettingsFields } from './signature-fields';
 
@@ -20,9 +20,7 @@ export class CreateSignatureDto {
   })
   template?: SignatureTemplate;
 
-  @ApiPropertyOptional({ type: 'integer', description: 'A project of yours; 0 for none.' })
-  @IsOptional()
-  @IntRange(0, 2147483647)
+  @OptionalReferenceId('A project of yours; 0 or empty = none')
   project_id?: number;
 }
 

@@ -6,13 +6,20 @@ import {
   IsIn,
   IsOptional,
   IsString,
-  IsUrl,
   Matches,
   MaxLength,
+  ValidateBy,
   ValidateIf,
   ValidationArguments,
 } from 'class-validator';
-import { IntRange, IsFormBoolean, IsHexColor, Trim } from '@app/common';
+import {
+  IntRange,
+  IsFormBoolean,
+  IsHexColor,
+  isHttpUrl,
+  normalizeHttpUrl,
+  Trim,
+} from '@app/common';
 import {
   COLOR_KEYS,
   DEFAULT_SETTINGS,
@@ -61,11 +68,18 @@ function httpUrl(): Decorator {
     Trim(),
     unlessEmpty(),
     MaxLength(512, { message: msg('must be at most 512 characters') }),
-    IsUrl(
-      { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    ValidateBy(
+      {
+        name: 'isHttpUrl',
+        validator: { validate: (value: unknown) => typeof value === 'string' && isHttpUrl(value) },
+      },
       { message: msg('must be an http(s) URL') },
     ),
     IsString({ message: msg('must be text') }),
+    // Stored as the URL parser writes it (punycode host, percent-encoded path and query).
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? (normalizeHttpUrl(value) ?? value) : value,
+    ),
   );
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { normalizeHttpUrl } from '@app/common';
+import { setQueryParams, storedLocation } from '@app/common';
 import {
   LinkEntity,
   parseLinkSettings,
@@ -54,46 +54,11 @@ export function withUtm(
   if (utm.source) set.push(['utm_source', utm.source]);
   if (utm.medium) set.push(['utm_medium', utm.medium]);
   if (utm.campaign) set.push(['utm_campaign', utm.campaign]);
-  if (set.length === 0) {
-    return destination;
-  }
-  // Edit the query as text: re-serialising it would change the other parameters' encoding, which
-  // breaks signed destination URLs.
-  const hashAt = destination.indexOf('#');
-  const beforeHash = hashAt === -1 ? destination : destination.slice(0, hashAt);
-  const hash = hashAt === -1 ? '' : destination.slice(hashAt);
-  const queryAt = beforeHash.indexOf('?');
-  const base = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
-  const values = new Map(
-    set.map(([name, value]) => [name, `${name}=${encodeURIComponent(value.toWellFormed())}`]),
-  );
-  // A parameter the destination already has is replaced where it stands; the others are appended.
-  const parts = (queryAt === -1 ? '' : beforeHash.slice(queryAt + 1))
-    .split('&')
-    .filter((part) => part !== '')
-    .map((part) => {
-      const name = part.split('=')[0];
-      const replacement = values.get(name);
-      values.delete(name);
-      return replacement ?? part;
-    });
-  return `${base}?${[...parts, ...values.values()].join('&')}${hash}`;
+  return setQueryParams(destination, set);
 }
 
-/** Printable ASCII without spaces: what a `Location` header can carry as it is. */
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-
-/**
- * A stored URL as a `Location` header can carry it. The API stores every URL as its ASCII
- * `URL.href`; rows written before it did are normalised here, and one that is no URL at all is
- * null (the visitor gets the link's 404) instead of a header that would throw.
- */
-export function locationOf(url: string | null | undefined): string | null {
-  if (!url) {
-    return null;
-  }
-  return HEADER_SAFE.test(url) ? url : normalizeHttpUrl(url);
-}
+/** A stored URL as a `Location` header can carry it, or null (see `storedLocation`). */
+export const locationOf = storedLocation;
 
 export function compileLink(
   link: LinkEntity,

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { BlockList } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
-import { buildTrustedProxies, clientIp } from '@app/common';
+import { asciiLocation, buildTrustedProxies, clientIp } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { verifyLinkPassword } from '../../links/link-password';
 import type { VisitorLink } from '../cache/visitor-link';
@@ -146,7 +146,11 @@ export class PasswordGate implements Gate {
     } else if (form.get('type') === 'sensitive_content' && link.sensitive) {
       cookies.push(cookie(sensitiveCookie(link.id), '1', cookiePath, 365, this.secureCookies));
     }
-    res.writeHead(303, { Location: action, 'Cache-Control': 'no-store', 'Set-Cookie': cookies });
+    res.writeHead(303, {
+      Location: asciiLocation(action),
+      'Cache-Control': 'no-store',
+      'Set-Cookie': cookies,
+    });
     res.end();
   }
 

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { BlockList } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { VisitorInfo } from '@app/analytics';
-import { buildTrustedProxies, clientIp } from '@app/common';
+import { appendQuery, buildTrustedProxies, clientIp } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { VisitorLink } from '../cache/visitor-link';
 import { notFound } from '../http';
@@ -48,10 +48,7 @@ export class TargetingGate implements Gate {
       notFound(visit.res, null, visit.head);
       return true;
     }
-    if (link.forwardQuery && visit.query !== null) {
-      destination += (destination.includes('?') ? '&' : '?') + visit.query;
-    }
-    visit.destination = destination;
+    visit.destination = link.forwardQuery ? appendQuery(destination, visit.query) : destination;
     return false;
   }
 

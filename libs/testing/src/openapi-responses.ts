@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/** The committed document (`npm run openapi` writes it): what clients read. */
+const DOCUMENT_FILE = join(__dirname, '..', '..', '..', 'docs', 'openapi.json');
+
+/** What the check needs of a supertest response (its `req` is the node:http request sent). */
+export interface LiveResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+function requestOf(res: LiveResponse): { method: string; path: string } {
+  const req = (res as { req?: { method?: unknown; path?: unknown } }).req;
+  if (typeof req?.method !== 'string' || typeof req.path !== 'string') {
+    throw new Error('openApiProblems needs a supertest response (with the request it answers)');
+  }
+  return { method: req.method, path: req.path };
+}
+
+interface Route {
+  template: string;
+  pattern: RegExp;
+  /** Literal segments win over parameters (`/v1/links/export` before `/v1/links/{id}`). */
+  params: number;
+}
+
+interface Loaded {
+  ajv: Ajv;
+  paths: Record<string, Record<string, unknown>>;
+  routes: Route[];
+  validators: Map<string, ValidateFunction>;
+}
+
+let loaded: Loaded | null = null;
+
+function load(): Loaded {
+  if (loaded !== null) {
+    return loaded;
+  }
+  const document = JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8')) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  // Ajv (JSON Schema, with OpenAPI 3.0's `nullable`), not our code: `strict: false` lets it skip
+  // OpenAPI's own keywords (`example`, `discriminator`...) that are no JSON Schema.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema(document, 'openapi.json');
+  const routes = Object.keys(document.paths)
+    .map((template) => ({
+      template,
+      pattern: new RegExp(
+        `^${template
+          .replace(/\/$/, '')
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}/?$`,
+      ),
+      params: (template.match(/\{/g) ?? []).length,
+    }))
+    .sort((a, b) => a.params - b.params);
+  loaded = { ajv, paths: document.paths, routes, validators: new Map() };
+  return loaded;
+}
+
+/** A JSON pointer segment inside a URI fragment. */
+const segment = (name: string): string =>
+  encodeURIComponent(name.replaceAll('~', '~0').replaceAll('/', '~1'));
+
+/**
+ * Problems of a live answer against the document: its operation (the `/api` alias is read as
+ * `/v1`), a documented status, and for JSON a body valid against that status's schema. Empty
+ * when it conforms.
+ */
+export function openApiProblems(res: LiveResponse): string[] {
+  const { ajv, paths, routes, validators } = load();
+  const req = requestOf(res);
+  const method = req.method.toLowerCase();
+  const path = req.path.split('?')[0].replace(/^\/api(?=\/|$)/, '/v1');
+  const route = routes.find((r) => r.pattern.test(path) && paths[r.template][method]);
+  if (!route) {
+    return [`${method.toUpperCase()} ${path} is no operation of the document`];
+  }
+  const operation = paths[route.template][method] as { responses: Record<string, unknown> };
+  const status = String(res.status);
+  if (!(status in operation.responses)) {
+    return [`${method.toUpperCase()} ${route.template} does not document status ${status}`];
+  }
+  const type = String(res.headers['content-type'] ?? '');
+  if (!type.startsWith('application/json')) {
+    return [];
+  }
+  const content = (operation.responses[status] as { content?: Record<string, unknown> }).content;
+  if (!content?.['application/json']) {
+    return [`${method.toUpperCase()} ${route.template} ${status} documents no JSON body`];
+  }
+  const ref = `openapi.json#/paths/${segment(route.template)}/${method}/responses/${status}/content/${segment('application/json')}/schema`;
+  let validate = validators.get(ref);
+  if (validate === undefined) {
+    validate = ajv.compile({ $ref: ref });
+    validators.set(ref, validate);
+  }
+  if (validate(res.body)) {
+    return [];
+  }
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${method.toUpperCase()} ${route.template} ${status}: body${e.instancePath} ${e.message ?? ''}${
+        e.params && Object.keys(e.params).length > 0 ? ` ${JSON.stringify(e.params)}` : ''
+      }`,
+  );
+}
+
+/** Passes a live answer through `openApiProblems`; the test fails naming each problem. */
+export function expectDocumented<T extends LiveResponse>(res: T): T {
+  const problems = openApiProblems(res);
+  if (problems.length > 0) {
+    throw new Error(`The answer does not match docs/openapi.json:\n${problems.join('\n')}`);
+  }
+  return res;
+}
