@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Actor, UsersService } from '@app/auth';
+import { Actor, AuthCache, UsersService } from '@app/auth';
 import { AppError, Clock, NotFoundError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -27,6 +27,7 @@ export class TeamMembersService {
     private readonly clock: Clock,
     private readonly notifier: Notifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly authCache: AuthCache,
   ) {}
   private readonly logger = new Logger(TeamMembersService.name);
 
@@ -96,6 +97,7 @@ export class TeamMembersService {
     }
     member.last_datetime = this.clock.now();
     await this.members.save(member);
+    this.authCache.dropTeam(member.team_id);
     return { id };
   }
 
@@ -103,6 +105,8 @@ export class TeamMembersService {
     if (!(await this.members.deleteOfOwner(actor.ownerId, id))) {
       throw new NotFoundError('team_member_not_found', 'team member');
     }
+    // The contexts of every team of this owner (the membership's team among them).
+    this.authCache.dropUser(actor.ownerId);
     return { id };
   }
 
