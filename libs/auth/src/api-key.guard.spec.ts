@@ -9,7 +9,6 @@ import { Actor } from './actor';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { ApiRateLimiter } from './api-rate-limiter';
-import { BearerStrategy } from './bearer.strategy';
 import { Public } from './public.decorator';
 
 const VALID_KEY = 'ld_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
@@ -83,9 +82,11 @@ describe(ApiKeyGuard.name, () => {
   beforeEach(() => {
     apiKeys = new FakeApiKeysService();
     limiter = new FakeRateLimiter();
-    // Registers the 'bearer' strategy with passport, as the auth module does at boot.
-    new BearerStrategy(apiKeys as unknown as ApiKeysService);
-    guard = new ApiKeyGuard(new Reflector(), limiter as unknown as ApiRateLimiter);
+    guard = new ApiKeyGuard(
+      new Reflector(),
+      limiter as unknown as ApiRateLimiter,
+      apiKeys as unknown as ApiKeysService,
+    );
   });
 
   function activate(ctx: ExecutionContext): Promise<boolean> {

@@ -9,7 +9,6 @@ export * from './api-keys.service';
 export * from './auth-cache';
 export * from './auth.module';
 export * from './bearer';
-export * from './bearer.strategy';
 export * from './current-actor.decorator';
 export * from './public.decorator';
 export * from './team-access.decorator';
