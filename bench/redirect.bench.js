@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench:redirect [-- --duration 10 --connections 50 --db sqlite|postgres] [--kill]
-//                         [--only single|mix] [--before path/to/main.js]
+//                         [--only single|mix] [--before path/to/main.js] [--cpu-prof DIR]
 //
 // Measures redirects per second and p99 latency of the visitor edge against a raw node:http
 // server that does nothing but answer 302, in the same run, on the same machine (autocannon runs
@@ -115,10 +115,15 @@ async function linkdock(mode, main = null) {
     env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
     env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
   }
-  const server = spawn(process.execPath, [main ?? join(root, 'dist/apps/api/src/main.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+  const server = spawn(
+    process.execPath,
+    [...nodeArgs, main ?? join(root, 'dist/apps/api/src/main.js')],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   server.stdout.on('data', (chunk) => (output += chunk));
   const base = `http://127.0.0.1:${port}`;
