@@ -5,8 +5,10 @@
 // the same routes answering from memory (bench/raw-express-server.js), in the same run, on the same
 // machine: autocannon runs in this process, each server is a child process. For every request
 // kind and every connection count it prints both servers, the ratio, and Linkdock's RSS after the
-// phase. `--cpu-prof DIR` writes Linkdock's CPU profile there. With `--before path/to/main.js` another build (say, of the previous commit) is measured
-// too, in the same run, and printed above this one. Numbers only: nothing here is asserted on timing.
+// phase. `--cpu-prof DIR` writes Linkdock's CPU profile there. With `--before path/to/main.js`
+// another build (say, of the previous commit) is measured too, and printed above this one. All
+// servers run at once and each phase runs against each of them in turn, back to back, so that
+// they share the same moment of a shared machine. Numbers only: nothing is asserted on timing.
 'use strict';
 const { fork } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
@@ -102,36 +104,26 @@ function rssMb(pid) {
   }
 }
 
-async function runAll(base, key, pid) {
-  const out = {};
-  for (const kase of CASES) {
-    for (const connections of connectionCounts) {
-      await load(base, kase, key, connections, warmup);
-      const result = summary(await load(base, kase, key, connections, duration));
-      out[`${kase.name}@${connections}`] = { ...result, rss: pid ? rssMb(pid) : null };
-    }
-  }
-  return out;
-}
-
-async function bareExpress() {
+/** Starts the bare express app; resolves with how to reach it. */
+async function startExpress() {
   const port = 3911;
   const child = fork(join(__dirname, 'raw-express-server.js'), [], {
     env: { ...process.env, PORT: String(port) },
   });
   await new Promise((resolve) => child.once('message', resolve));
-  const results = await runAll(
-    `http://127.0.0.1:${port}`,
-    'ld_bench_baseline_key_000000',
-    child.pid,
-  );
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  return results;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    key: 'ld_bench_baseline_key_000000',
+    pid: child.pid,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
 }
 
-async function linkdock(main = null) {
-  const port = 3912;
+/** Starts a Linkdock build on a fresh database, seeds 25 links and checks every measured request. */
+async function startLinkdock(main, port) {
   const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-api-'));
   const env = {
     ...process.env,
@@ -145,7 +137,7 @@ async function linkdock(main = null) {
   };
   let schema = null;
   if (db === 'postgres') {
-    schema = await createPostgresSchema('bench_api');
+    schema = await createPostgresSchema(`bench_api_${port}`);
     env.DATABASE_URL = schema.url;
     env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
     env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
@@ -154,9 +146,13 @@ async function linkdock(main = null) {
     ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof'] === true ? tmpdir() : args['cpu-prof']}`]
     : [];
   const api = await startBuiltApi(env, port, main, nodeArgs);
+  const stop = async () => {
+    await api.stop();
+    if (schema) await schema.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     const bootRss = rssMb(api.server.pid);
-    // 25 links for the list, and one check that each measured request succeeds.
     for (let i = 0; i < 25; i += 1) {
       const res = await fetch(`${api.base}/v1/links`, {
         method: 'POST',
@@ -183,12 +179,27 @@ async function linkdock(main = null) {
       if (kase.name === 'links_list' && JSON.parse(text).data.length !== 25)
         throw new Error('the list did not return 25 rows');
     }
-    const results = await runAll(api.base, api.key, api.server.pid);
-    return { results, bootRss };
-  } finally {
-    await api.stop();
-    if (schema) await schema.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    return { base: api.base, key: api.key, pid: api.server.pid, bootRss, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Every phase (request kind x connections) runs against each server in turn, back to back, so
+ * that the baseline and each build see the same moment of a shared machine.
+ */
+async function runInterleaved(targets) {
+  for (const target of targets) target.results = {};
+  for (const kase of CASES) {
+    for (const connections of connectionCounts) {
+      for (const target of targets) {
+        await load(target.base, kase, target.key, connections, warmup);
+        const result = summary(await load(target.base, kase, target.key, connections, duration));
+        target.results[`${kase.name}@${connections}`] = { ...result, rss: rssMb(target.pid) };
+      }
+    }
   }
 }
 
@@ -242,12 +253,19 @@ function report(ld, bare) {
   console.log(
     `bench:api  ${connectionCounts.join(' and ')} connections, ${duration} s per phase (+${warmup} s warm-up), database ${db}, node ${process.version}`,
   );
-  const bare = await bareExpress();
+  const express = await startExpress();
   const builds = [];
-  if (args.before)
-    builds.push({ name: `before (${args.before})`, ...(await linkdock(args.before)) });
-  builds.push({ name: 'this build', ...(await linkdock()) });
-  for (const ld of builds) report(ld, bare);
+  try {
+    if (args.before) {
+      builds.push({ name: `before (${args.before})`, ...(await startLinkdock(args.before, 3913)) });
+    }
+    builds.push({ name: 'this build', ...(await startLinkdock(null, 3912)) });
+    await runInterleaved([express, ...builds]);
+  } finally {
+    for (const build of builds) await build.stop();
+    await express.stop();
+  }
+  for (const ld of builds) report(ld, express.results);
 })().catch((error) => {
   console.error(error);
   process.exit(1);
