@@ -56,32 +56,48 @@ async function createPostgresSchema(prefix) {
 
 /**
  * Starts the built API with `env` on 127.0.0.1:`port`, waits until it answers and has printed
- * its first API key; `stop()` sends SIGTERM and waits for the exit.
+ * its first API key; `stop()` sends SIGTERM and waits for the exit. `main` is another build's
+ * entry point (a benchmark comparing two builds in one run), by default this one's; `nodeArgs`
+ * go to node before it (`--cpu-prof`). The server's stdout (its JSON log) goes to a file, as it
+ * would in production, not through a pipe that this process (which also runs the load) must read.
  */
-async function startBuiltApi(env, port) {
+async function startBuiltApi(env, port, main = null, nodeArgs = []) {
   const { spawn } = require('node:child_process');
+  const { closeSync, mkdtempSync, openSync, readFileSync, rmSync } = require('node:fs');
+  const { tmpdir } = require('node:os');
   const { join } = require('node:path');
-  const server = spawn(process.execPath, [join(__dirname, '..', 'dist/apps/api/src/main.js')], {
+  const entry = main ?? join(__dirname, '..', 'dist/apps/api/src/main.js');
+  const logDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-log-'));
+  const logFile = join(logDir, 'stdout.log');
+  const fd = openSync(logFile, 'w');
+  const server = spawn(process.execPath, [...nodeArgs, entry], {
     env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', fd, 'inherit'],
   });
-  let output = '';
-  server.stdout.on('data', (chunk) => (output += chunk));
+  closeSync(fd);
+  const output = () => readFileSync(logFile, 'utf8');
   const base = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise((resolve) => {
-      if (server.exitCode !== null) return resolve();
-      server.once('exit', resolve);
+      const done = () => {
+        rmSync(logDir, { recursive: true, force: true });
+        resolve();
+      };
+      if (server.exitCode !== null || server.signalCode !== null) return done();
+      server.once('exit', done);
       server.kill('SIGTERM');
     });
+  let key = null;
   try {
     await waitForUrl(`${base}/health`);
-    while (!/ld_[A-Za-z0-9_-]{20,}/.test(output)) await new Promise((r) => setTimeout(r, 100));
+    while (!(key = /ld_[A-Za-z0-9_-]{20,}/.exec(output())?.[0] ?? null)) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
   } catch (error) {
     await stop();
     throw error;
   }
-  return { server, base, key: /ld_[A-Za-z0-9_-]{20,}/.exec(output)[0], stop };
+  return { server, base, key, stop };
 }
 
 module.exports = { parseArgs, waitForUrl, createPostgresSchema, startBuiltApi };

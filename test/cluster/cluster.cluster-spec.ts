@@ -154,6 +154,31 @@ describe('A cluster of two instances and a worker', () => {
     expect(await svg.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   });
 
+  it('refuses on B at once a key revoked on A, though B had it in its AuthCache', async () => {
+    const made = await api(
+      urlA,
+      '/v1/api-keys',
+      json({ name: 'Revoked elsewhere', scope: 'full' }),
+    );
+    expect(made.status).toBe(201);
+    const { id, api_key: second } = (
+      (await made.json()) as { data: { id: number; api_key: string } }
+    ).data;
+    // B authenticates the key once and from then on answers it from its cache.
+    expect((await api(urlB, '/v1/user', {}, second)).status).toBe(200);
+    expect((await api(urlB, '/v1/user', {}, second)).status).toBe(200);
+
+    const revoked = await api(urlA, `/v1/api-keys/${id}`, { method: 'DELETE' });
+    expect(revoked.status).toBe(200);
+    // The drop travels by Redis pub/sub: within 1 s, far less than the cache's 30 s.
+    const revokedAt = Date.now();
+    let status = 200;
+    while (Date.now() - revokedAt < 1000 && status === 200) {
+      status = (await api(urlB, '/v1/user', {}, second)).status;
+    }
+    expect(status).toBe(401);
+  });
+
   it('shares one rate-limit budget between A and B', async () => {
     const created = await api(urlA, '/v1/api-keys', json({ name: 'Budget', scope: 'full' }));
     expect(created.status).toBe(201);

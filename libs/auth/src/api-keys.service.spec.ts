@@ -3,6 +3,8 @@ import { ApiKeyEntity, ApiKeysRepository, KeyWithUser, UserEntity } from '@app/d
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { hashApiKey } from './api-key';
 import { ApiKeysService } from './api-keys.service';
+import { AUTH_CACHE_TTL_MS, AuthCache } from './auth-cache';
+import { KeyUsage } from './key-usage';
 import { UsersService } from './users.service';
 
 type KeysPort = Pick<
@@ -118,16 +120,123 @@ describe(ApiKeysService.name, () => {
   let repository: FakeApiKeysRepository;
   let clock: FakeClock;
   let service: ApiKeysService;
+  let cache: AuthCache;
+  let usage: KeyUsage;
 
   beforeEach(() => {
     users = [user(7, 'admin@example.com', true), user(8, 'ann@example.com', false)];
     repository = new FakeApiKeysRepository(users);
     clock = new FakeClock(NOW);
+    cache = new AuthCache(null);
+    usage = new KeyUsage(repository as unknown as ApiKeysRepository);
     service = new ApiKeysService(
       repository as unknown as ApiKeysRepository,
       new FakeUsersService(users) as unknown as UsersService,
       clock,
+      cache,
+      usage,
     );
+  });
+
+  afterEach(() => usage.flush());
+
+  describe('authenticate from the cache', () => {
+    const later = (ms: number) => {
+      clock.current = new Date(NOW.getTime() + ms);
+    };
+
+    it('answers a key used a moment ago without the database', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN));
+      const first = await service.authenticate(TOKEN);
+      later(AUTH_CACHE_TTL_MS - 1);
+
+      expect(await service.authenticate(TOKEN)).toEqual(first);
+      expect(repository.findByHashCalls).toBe(1);
+    });
+
+    it('reads the database again once the entry is older than the TTL', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN));
+      await service.authenticate(TOKEN);
+      later(AUTH_CACHE_TTL_MS);
+
+      expect(await service.authenticate(TOKEN)).not.toBeNull();
+      expect(repository.findByHashCalls).toBe(2);
+    });
+
+    it('hands every request its own copy of the actor', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN));
+      const first = await service.authenticate(TOKEN);
+      first!.ownerId = 99;
+
+      expect(await service.authenticate(TOKEN)).toMatchObject({ ownerId: 7 });
+    });
+
+    it('refuses a cached key the moment it expires', async () => {
+      repository.keys.push(
+        apiKey(3, 7, TOKEN, { expiration_datetime: new Date(NOW.getTime() + 5_000) }),
+      );
+      expect(await service.authenticate(TOKEN)).not.toBeNull();
+      later(4_999);
+      expect(await service.authenticate(TOKEN)).not.toBeNull();
+      later(5_000);
+
+      expect(await service.authenticate(TOKEN)).toBeNull();
+      expect(repository.findByHashCalls).toBe(1);
+    });
+
+    it('refuses a key at once when it is revoked', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN));
+      await service.authenticate(TOKEN);
+
+      await service.revoke({ userId: 7, id: 3 });
+
+      expect(await service.authenticate(TOKEN)).toBeNull();
+      expect(repository.findByHashCalls).toBe(2);
+    });
+
+    it('reads the key again after dropUser', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN));
+      await service.authenticate(TOKEN);
+
+      cache.dropUser(7);
+      users[0].is_admin = false;
+
+      expect(await service.authenticate(TOKEN)).toMatchObject({ isAdmin: false });
+      expect(repository.findByHashCalls).toBe(2);
+    });
+
+    it('does not cache what it read before a drop that happened during the read', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN));
+      const findByHash = repository.findByHash.bind(repository);
+      repository.findByHash = async (hash) => {
+        const found = await findByHash(hash);
+        cache.dropKey(3);
+        return found;
+      };
+      await service.authenticate(TOKEN);
+      repository.findByHash = findByHash;
+
+      await service.authenticate(TOKEN);
+      expect(repository.findByHashCalls).toBe(2);
+    });
+
+    it('records the use of a cached key in the background once a minute', async () => {
+      repository.keys.push(apiKey(3, 7, TOKEN, { last_used_datetime: secondsAgo(50) }));
+      await service.authenticate(TOKEN);
+      later(9_999);
+      await service.authenticate(TOKEN);
+      expect(repository.touched).toEqual([]);
+      later(10_000);
+      await service.authenticate(TOKEN);
+      later(20_000);
+      await service.authenticate(TOKEN);
+      expect(repository.touched).toEqual([]);
+
+      await usage.flush();
+
+      expect(repository.touched).toEqual([{ id: 3, at: new Date(NOW.getTime() + 10_000) }]);
+      expect(repository.findByHashCalls).toBe(1);
+    });
   });
 
   describe('authenticate', () => {

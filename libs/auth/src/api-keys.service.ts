@@ -3,6 +3,8 @@ import { AppError, Clock, formatDateTime, ListQuery, NotFoundError, Paginated } 
 import { ApiKeyEntity, ApiKeyScope, ApiKeysRepository } from '@app/database';
 import { Actor } from './actor';
 import { generateApiKey, hashApiKey } from './api-key';
+import { AuthCache } from './auth-cache';
+import { KeyUsage } from './key-usage';
 import { IssuedKey, UsersService } from './users.service';
 
 /** last_used_datetime is written at most this often per key, not on every request. */
@@ -32,6 +34,8 @@ export class ApiKeysService {
     private readonly keys: ApiKeysRepository,
     private readonly users: UsersService,
     private readonly clock: Clock,
+    private readonly cache: AuthCache,
+    private readonly usage: KeyUsage,
   ) {}
 
   /** Issues another key for the user with this email (the operator's command line). */
@@ -154,20 +158,40 @@ export class ApiKeysService {
       return found;
     }
     found.revocation_datetime = this.clock.now();
-    return this.keys.save(found, 'api_key.revoked');
+    const saved = await this.keys.save(found, 'api_key.revoked');
+    this.cache.dropKey(saved.id);
+    return saved;
   }
 
   async list(email: string): Promise<ApiKeyEntity[]> {
     return this.keys.listOwned((await this.users.getByEmail(email)).id);
   }
 
-  /** The actor behind a presented key, or null when the key is unknown, revoked or expired. */
+  /**
+   * The actor behind a presented key, or null when the key is unknown, revoked or expired. A key
+   * found valid is kept in the AuthCache for a short while (revoking drops it at once; its expiry
+   * is checked on every use); uses of a cached key are written by KeyUsage in the background.
+   */
   async authenticate(token: string): Promise<Actor | null> {
     if (token.length === 0 || token.length > MAX_KEY_LENGTH) {
       return null;
     }
-    const found = await this.keys.findByHash(hashApiKey(token));
+    const hash = hashApiKey(token);
     const now = this.clock.now();
+    const nowMs = now.getTime();
+    const cached = this.cache.getKey(hash, nowMs);
+    if (cached) {
+      if (cached.expiresAt !== null && cached.expiresAt <= nowMs) {
+        return null;
+      }
+      if (nowMs - cached.touchedAt >= TOUCH_INTERVAL_MS) {
+        cached.touchedAt = nowMs;
+        this.usage.record(cached.actor.apiKeyId, now);
+      }
+      return { ...cached.actor };
+    }
+    const generation = this.cache.generation();
+    const found = await this.keys.findByHash(hash);
     if (
       !found ||
       found.key.revocation_datetime !== null ||
@@ -176,16 +200,28 @@ export class ApiKeysService {
       return null;
     }
     const { key, user } = found;
-    const lastUsed = key.last_used_datetime?.getTime() ?? 0;
-    if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
+    let touchedAt = key.last_used_datetime?.getTime() ?? 0;
+    if (nowMs - touchedAt >= TOUCH_INTERVAL_MS) {
       await this.keys.touch(key.id, now);
+      touchedAt = nowMs;
     }
-    return {
+    const actor: Actor = {
       userId: user.id,
       apiKeyId: key.id,
       isAdmin: user.is_admin,
       ownerId: user.id,
       scope: key.scope,
     };
+    this.cache.putKey(
+      hash,
+      {
+        actor: Object.freeze({ ...actor }),
+        expiresAt: key.expiration_datetime?.getTime() ?? null,
+        touchedAt,
+        cachedAt: nowMs,
+      },
+      generation,
+    );
+    return actor;
   }
 }

@@ -6,6 +6,7 @@ export * from './api-key-throttler.guard';
 export * from './api-key.guard';
 export * from './api-rate-limiter';
 export * from './api-keys.service';
+export * from './auth-cache';
 export * from './auth.module';
 export * from './bearer';
 export * from './bearer.strategy';

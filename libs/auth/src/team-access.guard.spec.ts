@@ -5,6 +5,7 @@ import { ErrorEntry } from '@app/common';
 import { TeamContext, TeamEntity, TeamMemberEntity, TeamMembersRepository } from '@app/database';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { Actor } from './actor';
+import { AuthCache } from './auth-cache';
 import { Public } from './public.decorator';
 import { TeamAccess } from './team-access.decorator';
 import { TeamAccessGuard } from './team-access.guard';
@@ -55,11 +56,17 @@ function contextFor(req: FakeRequest, handler: () => void): ExecutionContext {
   return new ExecutionContextHost([req, {}, jest.fn()], ProjectsController, handler);
 }
 
-function guardWith(context: TeamContext | null): { guard: TeamAccessGuard; members: FakeMembers } {
+function guardWith(context: TeamContext | null): {
+  guard: TeamAccessGuard;
+  members: FakeMembers;
+  cache: AuthCache;
+} {
   const members = new FakeMembers(context);
+  const cache = new AuthCache(null);
   return {
-    guard: new TeamAccessGuard(new Reflector(), members as unknown as TeamMembersRepository),
+    guard: new TeamAccessGuard(new Reflector(), members as unknown as TeamMembersRepository, cache),
     members,
+    cache,
   };
 }
 
@@ -87,6 +94,26 @@ describe(TeamAccessGuard.name, () => {
     expect(await guard.canActivate(contextFor(req, P.list))).toBe(true);
     expect(req.user).toEqual({ ...MEMBER, ownerId: 2, teamId: 5 });
     expect(members.asked).toEqual([[5, 7]]);
+  });
+
+  it('looks a context up once until the team or the member changes', async () => {
+    const { guard, members, cache } = guardWith({ team: TEAM, member: membership({}) });
+    const request = (): FakeRequest => ({ headers: { 'x-team-id': '5' }, user: MEMBER });
+    await guard.canActivate(contextFor(request(), P.list));
+    const again = request();
+    expect(await guard.canActivate(contextFor(again, P.list))).toBe(true);
+    expect(again.user).toEqual({ ...MEMBER, ownerId: 2, teamId: 5 });
+    expect(members.asked).toEqual([[5, 7]]);
+
+    cache.dropTeam(5);
+    await guard.canActivate(contextFor(request(), P.list));
+    cache.dropUser(7);
+    await guard.canActivate(contextFor(request(), P.list));
+    expect(members.asked).toEqual([
+      [5, 7],
+      [5, 7],
+      [5, 7],
+    ]);
   });
 
   it('lets the owner use its own team with every flag', async () => {

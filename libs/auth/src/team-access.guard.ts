@@ -2,8 +2,9 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AppError, NotFoundError } from '@app/common';
-import { type AccessFlag, accessOf, TeamMembersRepository } from '@app/database';
+import { type AccessFlag, accessOf, type TeamContext, TeamMembersRepository } from '@app/database';
 import { Actor } from './actor';
+import { AuthCache } from './auth-cache';
 import { IS_PUBLIC } from './public.decorator';
 import { TEAM_ACCESS, TEAM_HEADER } from './team-access.decorator';
 
@@ -20,6 +21,7 @@ export class TeamAccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly members: TeamMembersRepository,
+    private readonly cache: AuthCache,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -44,7 +46,7 @@ export class TeamAccessGuard implements CanActivate {
       );
     }
     const teamId = parseTeamId(header);
-    const found = await this.members.findContext(teamId, actor.userId);
+    const found = await this.findContext(teamId, actor.userId);
     if (!found) {
       throw new NotFoundError('team_not_found', 'team');
     }
@@ -56,6 +58,19 @@ export class TeamAccessGuard implements CanActivate {
     }
     req.user = { ...actor, ownerId: found.team.user_id, teamId };
     return true;
+  }
+
+  /** Through the AuthCache: team and membership changes drop what it holds. */
+  private async findContext(teamId: number, userId: number): Promise<TeamContext | null> {
+    const now = Date.now();
+    const cached = this.cache.getContext(teamId, userId, now);
+    if (cached !== undefined) {
+      return cached;
+    }
+    const generation = this.cache.generation();
+    const found = await this.members.findContext(teamId, userId);
+    this.cache.putContext(teamId, userId, found, now, generation);
+    return found;
   }
 }
 

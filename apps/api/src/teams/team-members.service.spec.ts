@@ -1,4 +1,4 @@
-import { Actor, UsersService, type PlanLimits } from '@app/auth';
+import { Actor, AuthCache, UsersService, type PlanLimits } from '@app/auth';
 import { Clock, ErrorEntry } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
@@ -92,8 +92,10 @@ function setup() {
   const members = new FakeMembers(teams);
   const users = new FakeUsers() as unknown as UsersService;
   const repo = members as unknown as TeamMembersRepository;
+  const authCache = new AuthCache(null);
   return {
     members,
+    authCache,
     owner: new TeamMembersService(
       noLimits,
       teams as unknown as TeamsRepository,
@@ -103,8 +105,9 @@ function setup() {
       // No SMTP here: invitation emails are covered end to end in events.e2e-spec.ts.
       { unavailableReason: () => 'SMTP_URL is not set' } as unknown as Notifier,
       { appUrl: 'http://links.test' } as AppConfig,
+      authCache,
     ),
-    invitee: new TeamsMemberService(repo, users, clock),
+    invitee: new TeamsMemberService(repo, users, clock, authCache),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Actor, PlanLimits, UsersService } from '@app/auth';
+import { Actor, AuthCache, PlanLimits, UsersService } from '@app/auth';
 import { AppError, Clock, NotFoundError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
@@ -28,6 +28,7 @@ export class TeamMembersService {
     private readonly clock: Clock,
     private readonly notifier: Notifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly authCache: AuthCache,
   ) {}
   private readonly logger = new Logger(TeamMembersService.name);
 
@@ -100,6 +101,7 @@ export class TeamMembersService {
     }
     member.last_datetime = this.clock.now();
     await this.members.save(member);
+    this.authCache.dropTeam(member.team_id);
     return { id };
   }
 
@@ -107,6 +109,8 @@ export class TeamMembersService {
     if (!(await this.members.deleteOfOwner(actor.ownerId, id))) {
       throw new NotFoundError('team_member_not_found', 'team member');
     }
+    // The contexts of every team of this owner (the membership's team among them).
+    this.authCache.dropUser(actor.ownerId);
     return { id };
   }
 

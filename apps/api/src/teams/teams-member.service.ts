@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, UsersService } from '@app/auth';
+import { Actor, AuthCache, UsersService } from '@app/auth';
 import { Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
 import {
   Invitee,
@@ -20,6 +20,7 @@ export class TeamsMemberService {
     private readonly members: TeamMembersRepository,
     private readonly users: UsersService,
     private readonly clock: Clock,
+    private readonly authCache: AuthCache,
   ) {}
 
   async list(actor: Actor, query: ListQuery): Promise<Paginated<TeamsMemberResponse>> {
@@ -43,6 +44,7 @@ export class TeamsMemberService {
       member,
       accepting ? memberEvents('team_member.accepted', member.last_datetime) : undefined,
     );
+    this.authCache.dropTeam(member.team_id);
     return { id };
   }
 
@@ -52,6 +54,8 @@ export class TeamsMemberService {
     if (!(await this.members.deleteOfInvitee(await this.invitee(actor), id, events))) {
       throw new NotFoundError('team_member_not_found', 'team member');
     }
+    // The caller's contexts, that of the team it left among them.
+    this.authCache.dropUser(actor.userId);
     return { id };
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor } from '@app/auth';
+import { Actor, AuthCache } from '@app/auth';
 import { Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
 import { TeamEntity, TeamMembersRepository, TeamsRepository } from '@app/database';
 import { CreateTeamDto } from './dto/create-team.dto';
@@ -13,6 +13,7 @@ export class TeamsService {
     private readonly teams: TeamsRepository,
     private readonly members: TeamMembersRepository,
     private readonly clock: Clock,
+    private readonly authCache: AuthCache,
   ) {}
 
   async list(actor: Actor, query: ListQuery): Promise<Paginated<TeamResponse>> {
@@ -33,6 +34,8 @@ export class TeamsService {
       datetime: this.clock.now(),
       last_datetime: null,
     });
+    // "No such team" may be cached for this id.
+    this.authCache.dropTeam(id);
     return { id };
   }
 
@@ -41,6 +44,7 @@ export class TeamsService {
     team.name = dto.name ?? team.name;
     team.last_datetime = this.clock.now();
     await this.teams.save(team);
+    this.authCache.dropTeam(id);
     return { id };
   }
 
@@ -49,6 +53,7 @@ export class TeamsService {
     if (!(await this.teams.deleteOwned(actor.ownerId, id))) {
       throw new NotFoundError('team_not_found', 'team');
     }
+    this.authCache.dropTeam(id);
     return { id };
   }
 

@@ -1,0 +1,272 @@
+#!/usr/bin/env node
+// npm run bench:api [-- --db sqlite|postgres --duration 3 --connections 10,50 --only user,links_post]
+//
+// Measures the API's requests per second and latency (p50, p99) against a bare express app with
+// the same routes answering from memory (bench/raw-express-server.js), in the same run, on the same
+// machine: autocannon runs in this process, each server is a child process. For every request
+// kind and every connection count it prints both servers, the ratio, and Linkdock's RSS after the
+// phase. `--cpu-prof DIR` writes Linkdock's CPU profile there. With `--before path/to/main.js`
+// another build (say, of the previous commit) is measured too, and printed above this one. All
+// servers run at once and each phase runs against each of them in turn, back to back, so that
+// they share the same moment of a shared machine. Numbers only: nothing is asserted on timing.
+'use strict';
+const { fork } = require('node:child_process');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const autocannon = require('autocannon');
+const { createPostgresSchema, parseArgs, startBuiltApi } = require('./lib');
+
+const args = parseArgs(process.argv.slice(2));
+const db = args.db ?? 'sqlite';
+const duration = Number(args.duration ?? 3);
+const warmup = Number(args.warmup ?? 1);
+const connectionCounts = String(args.connections ?? '10,50')
+  .split(',')
+  .map(Number);
+const only = args.only ? String(args.only).split(',') : null;
+
+/** The requests measured, in order; `auth` adds the bearer key. */
+const CASES = [
+  { name: 'health', label: 'GET /health', method: 'GET', path: '/health', auth: false },
+  { name: 'user', label: 'GET /v1/user', method: 'GET', path: '/v1/user', auth: true },
+  {
+    name: 'links_list',
+    label: 'GET /v1/links/ (25)',
+    method: 'GET',
+    path: '/v1/links/?results_per_page=25',
+    auth: true,
+  },
+  {
+    name: 'links_post',
+    label: 'POST /v1/links',
+    method: 'POST',
+    path: '/v1/links',
+    auth: true,
+    status: 201,
+    body: { location_url: 'https://example.com/bench/landing?ref=bench' },
+  },
+  {
+    name: 'qr_post',
+    label: 'POST /v1/qr-codes',
+    method: 'POST',
+    path: '/v1/qr-codes',
+    auth: true,
+    status: 201,
+    body: { name: 'Bench', type: 'text', text: 'hello from bench:api' },
+  },
+].filter((c) => !only || only.includes(c.name));
+
+function load(base, kase, key, connections, seconds) {
+  const headers = {};
+  if (kase.auth) headers.authorization = `Bearer ${key}`;
+  if (kase.body) headers['content-type'] = 'application/json';
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `${base}${kase.path}`,
+        method: kase.method,
+        headers,
+        body: kase.body ? JSON.stringify(kase.body) : undefined,
+        connections,
+        duration: seconds,
+        pipelining: 1,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+function summary(result) {
+  const ok = result['2xx'];
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok,
+    other:
+      result['1xx'] +
+      result['3xx'] +
+      result['4xx'] +
+      result['5xx'] +
+      result.errors +
+      result.timeouts,
+  };
+}
+
+function rssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return null;
+  }
+}
+
+/** Starts the bare express app; resolves with how to reach it. */
+async function startExpress() {
+  const port = 3911;
+  const child = fork(join(__dirname, 'raw-express-server.js'), [], {
+    env: { ...process.env, PORT: String(port) },
+  });
+  await new Promise((resolve) => child.once('message', resolve));
+  return {
+    base: `http://127.0.0.1:${port}`,
+    key: 'ld_bench_baseline_key_000000',
+    pid: child.pid,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/** Starts a Linkdock build on a fresh database, seeds 25 links and checks every measured request. */
+async function startLinkdock(main, port) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-api-'));
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: args['log-level'] ?? 'info',
+    ADMIN_EMAIL: 'bench@example.com',
+    API_RATE_LIMIT: '1000000',
+  };
+  let schema = null;
+  if (db === 'postgres') {
+    schema = await createPostgresSchema(`bench_api_${port}`);
+    env.DATABASE_URL = schema.url;
+    env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
+  }
+  const nodeArgs = args['cpu-prof']
+    ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof'] === true ? tmpdir() : args['cpu-prof']}`]
+    : [];
+  const api = await startBuiltApi(env, port, main, nodeArgs);
+  const stop = async () => {
+    await api.stop();
+    if (schema) await schema.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const bootRss = rssMb(api.server.pid);
+    for (let i = 0; i < 25; i += 1) {
+      const res = await fetch(`${api.base}/v1/links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          location_url: `https://example.com/landing/${i}`,
+          url: `bench-${i}`,
+        }),
+      });
+      if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+    }
+    for (const kase of CASES) {
+      const res = await fetch(`${api.base}${kase.path}`, {
+        method: kase.method,
+        headers: {
+          ...(kase.auth ? { authorization: `Bearer ${api.key}` } : {}),
+          ...(kase.body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: kase.body ? JSON.stringify(kase.body) : undefined,
+      });
+      const text = await res.text();
+      if (res.status !== (kase.status ?? 200))
+        throw new Error(`${kase.label} answered ${res.status}: ${text.slice(0, 300)}`);
+      if (kase.name === 'links_list' && JSON.parse(text).data.length !== 25)
+        throw new Error('the list did not return 25 rows');
+    }
+    return { base: api.base, key: api.key, pid: api.server.pid, bootRss, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Every phase (request kind x connections) runs against each server in turn, back to back, so
+ * that the baseline and each build see the same moment of a shared machine.
+ */
+async function runInterleaved(targets) {
+  for (const target of targets) target.results = {};
+  for (const kase of CASES) {
+    for (const connections of connectionCounts) {
+      for (const target of targets) {
+        await load(target.base, kase, target.key, connections, warmup);
+        const result = summary(await load(target.base, kase, target.key, connections, duration));
+        target.results[`${kase.name}@${connections}`] = { ...result, rss: rssMb(target.pid) };
+      }
+    }
+  }
+}
+
+function report(ld, bare) {
+  console.log(`\nLinkdock, ${ld.name}: RSS after boot ${ld.bootRss} MB`);
+  const head =
+    'request'.padEnd(22) +
+    'conns'.padStart(6) +
+    '  linkdock req/s   p50   p99 ' +
+    '  express req/s   p50   p99 ' +
+    '  ratio  p99/base  RSS MB  non-2xx';
+  console.log(head);
+  for (const kase of CASES) {
+    for (const connections of connectionCounts) {
+      const key = `${kase.name}@${connections}`;
+      const a = ld.results[key];
+      const b = bare[key];
+      console.log(
+        kase.label.padEnd(22) +
+          String(connections).padStart(6) +
+          String(a.rps).padStart(16) +
+          String(a.p50).padStart(6) +
+          String(a.p99).padStart(6) +
+          String(b.rps).padStart(16) +
+          String(b.p50).padStart(6) +
+          String(b.p99).padStart(6) +
+          (a.rps / b.rps).toFixed(2).padStart(8) +
+          (b.p99 > 0 ? (a.p99 / b.p99).toFixed(1) : '-').padStart(10) +
+          String(a.rss).padStart(8) +
+          String(a.other).padStart(9),
+      );
+    }
+  }
+  const ratio = (name, c) =>
+    ld.results[`${name}@${c}`] && bare[`${name}@${c}`]
+      ? ld.results[`${name}@${c}`].rps / bare[`${name}@${c}`].rps
+      : null;
+  const user = ratio('user', connectionCounts[0]);
+  const post = ratio('links_post', connectionCounts[0]);
+  if (user !== null)
+    console.log(
+      `goal GET /v1/user >= 0.5x bare express: ${user.toFixed(2)} ${user >= 0.5 ? 'met' : 'NOT met'}`,
+    );
+  if (post !== null)
+    console.log(
+      `goal POST /v1/links >= 0.3x bare express POST: ${post.toFixed(2)} ${post >= 0.3 ? 'met' : 'NOT met'}`,
+    );
+}
+
+(async () => {
+  console.log(
+    `bench:api  ${connectionCounts.join(' and ')} connections, ${duration} s per phase (+${warmup} s warm-up), database ${db}, node ${process.version}`,
+  );
+  const express = await startExpress();
+  const builds = [];
+  try {
+    if (args.before) {
+      builds.push({ name: `before (${args.before})`, ...(await startLinkdock(args.before, 3913)) });
+    }
+    builds.push({ name: 'this build', ...(await startLinkdock(null, 3912)) });
+    await runInterleaved([express, ...builds]);
+  } finally {
+    for (const build of builds) await build.stop();
+    await express.stop();
+  }
+  for (const ld of builds) report(ld, express.results);
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
