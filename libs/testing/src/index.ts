@@ -8,3 +8,4 @@ export * from './browser';
 export * from './cleanup';
 export * from './built-process';
 export * from './s3-server';
+export * from './redis-server';
