@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { FLUSH_INTERVAL_MS } from '@app/analytics';
 import {
@@ -18,11 +20,7 @@ import {
 const PG = process.env.CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const RATE_LIMIT = 40;
-/**
- * One flush window: the recorder's interval, and as much again for the write (and, for the clicks
- * limit, the message that makes the other instance reload the link). See docs/scaling.md.
- */
-const FLUSH_WINDOW_MS = 2 * FLUSH_INTERVAL_MS;
+const METRICS_TOKEN = 'cluster-metrics-token';
 
 async function sql<T>(query: string, url: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
@@ -47,6 +45,7 @@ describe('A cluster of two instances and a worker', () => {
   let a: StartedProcess;
   let b: StartedProcess;
   let portB: number;
+  let metricsPortWorker: number;
   let urlA: string;
   let urlB: string;
   let key: string;
@@ -75,6 +74,46 @@ describe('A cluster of two instances and a worker', () => {
     );
     return { visits: Number(row.visits), clicks: Number(row.clicks) };
   };
+  /** One sample of a /metrics answer (0 when absent). */
+  const metric = async (url: string, sample: string): Promise<number> => {
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    const line = (await res.text()).split('\n').find((l) => l.startsWith(`${sample} `));
+    return line === undefined ? 0 : Number(line.slice(sample.length + 1));
+  };
+  /** Each instance's flush histogram: how many flushes took at most each bucket's seconds. */
+  const flushes = async (bases: string[]): Promise<Map<string, number>[]> =>
+    Promise.all(
+      bases.map(async (base) => {
+        const res = await fetch(`${base}/metrics`, {
+          headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+        });
+        const text = await res.text();
+        const buckets = [
+          ...text.matchAll(
+            /^linkdock_visit_flush_duration_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm,
+          ),
+        ];
+        expect([res.status, buckets.length > 0]).toEqual([200, true]);
+        return new Map(buckets.map((m) => [m[1], Number(m[2])]));
+      }),
+    );
+  /**
+   * One flush window, in ms, from the flush histograms of the instances before and after a check:
+   * the recorder's interval, and the time a flush took (the slowest of those made in between, at
+   * least the interval again), in which visits are counted but not yet written. See
+   * docs/scaling.md.
+   */
+  const flushWindowMs = (before: Map<string, number>[], after: Map<string, number>[]): number => {
+    let slowest = FLUSH_INTERVAL_MS / 1000;
+    after.forEach((buckets, i) => {
+      const made = (le: string) => (buckets.get(le) ?? 0) - (before[i].get(le) ?? 0);
+      // The smallest bucket that holds every flush made in between bounds the slowest one.
+      const le = [...buckets.keys()].find((bucket) => made(bucket) === made('+Inf')) ?? '+Inf';
+      slowest = Math.max(slowest, le === '+Inf' ? Infinity : Number(le));
+    });
+    return FLUSH_INTERVAL_MS + slowest * 1000;
+  };
   /** What is recorded of a link once `expected` visits are (or after 5 s, when they are not). */
   const recordedOnce = async (id: number, expected: number) => {
     let got = await recorded(id);
@@ -102,6 +141,8 @@ describe('A cluster of two instances and a worker', () => {
     perInstance = 3,
   ) => {
     const redirects = new Map(bases.map((base) => [base, 0]));
+    /** When each redirect was answered, by base URL. */
+    const times = new Map(bases.map((base) => [base, [] as number[]]));
     const others = new Map(bases.map((base) => [base, 0]));
     let stopped = false;
     const visitor = async (base: string): Promise<void> => {
@@ -115,6 +156,7 @@ describe('A cluster of two instances and a worker', () => {
         }
         const counts = status === 302 ? redirects : others;
         counts.set(base, (counts.get(base) ?? 0) + 1);
+        if (status === 302) times.get(base)?.push(Date.now());
         if (until(status)) return;
       }
     };
@@ -125,6 +167,7 @@ describe('A cluster of two instances and a worker', () => {
     const sum = (m: Map<string, number>) => [...m.values()].reduce((x, y) => x + y, 0);
     return {
       redirects,
+      times,
       others,
       total: () => sum(redirects),
       errors: () => sum(others),
@@ -161,12 +204,16 @@ describe('A cluster of two instances and a worker', () => {
       HOST: '127.0.0.1',
       APP_URL: urlA,
       API_RATE_LIMIT: String(RATE_LIMIT),
+      METRICS_TOKEN: METRICS_TOKEN,
+      // The webhook of the delivery check listens on 127.0.0.1.
+      ALLOW_PRIVATE_WEBHOOKS: '1',
     };
     // A migrates and creates the admin first; B and the worker find both done.
     a = startBuilt(BUILT.api, { ...env, PORT: String(portA) });
     await waitFor(() => a.output().includes('Linkdock is listening'), 30000, a.output);
     key = /\b(ld_[A-Za-z0-9_-]{43})\b/.exec(a.output())?.[1] ?? '';
-    startBuilt(BUILT.worker, env);
+    metricsPortWorker = await freePort();
+    startBuilt(BUILT.worker, { ...env, METRICS_PORT: String(metricsPortWorker) });
     await startB();
   });
 
@@ -259,6 +306,53 @@ describe('A cluster of two instances and a worker', () => {
     ]).toEqual([RATE_LIMIT, 50 - RATE_LIMIT]);
   });
 
+  it('delivers through the worker an event raised on B, as A and the worker show in /metrics', async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      received.push(req.headers['webhook-id'] as string);
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    let handlerId = 0;
+    try {
+      const webhook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const handler = await api(
+        urlA,
+        '/v1/notification-handlers',
+        json({ name: 'Cluster hook', type: 'webhook', webhook, events: ['link.created'] }),
+      );
+      expect(handler.status).toBe(201);
+      handlerId = ((await handler.json()) as { data: { id: number } }).data.id;
+      const worker = `http://127.0.0.1:${metricsPortWorker}/metrics`;
+      const delivered = 'linkdock_delivery_attempts_total{result="delivered"}';
+      expect(await metric(worker, delivered)).toBe(0);
+      const created = await api(
+        urlB,
+        '/v1/links',
+        json({ location_url: 'https://example.com/', url: 'cluster-event' }),
+      );
+      expect(created.status).toBe(201);
+      await waitFor(() => received.length > 0, 10000);
+      let count = 0;
+      for (const until = Date.now() + 5000; count === 0 && Date.now() < until;) {
+        count = await metric(worker, delivered);
+      }
+      expect([received.length, count]).toEqual([1, 1]);
+      expect([
+        await metric(`${urlA}/metrics`, 'linkdock_outbox_events_pending'),
+        await metric(`${urlA}/metrics`, 'linkdock_deliveries_pending'),
+        await metric(`${urlA}/metrics`, delivered),
+      ]).toEqual([0, 0, 0]);
+    } finally {
+      // The links the next checks create are not for it.
+      if (handlerId !== 0) {
+        await api(urlA, `/v1/notification-handlers/${handlerId}`, json({ is_enabled: false }));
+      }
+      await new Promise<void>((done) => receiver.close(() => done()));
+    }
+  });
+
   it('overshoots a clicks limit hit on A and B at once by at most one flush window of visits', async () => {
     const limit = 600;
     const id = await createLink({
@@ -266,15 +360,17 @@ describe('A cluster of two instances and a worker', () => {
       url: 'cluster-limit',
       clicks_limit: limit,
     });
+    const before = await flushes([urlA, urlB]);
     // Each visitor goes on until the link answers it as expired (404).
     const visitors = load([urlA, urlB], '/cluster-limit', (status) => status === 404, 4);
     const ms = await visitors.finished();
     const served = visitors.total();
     const notFound = visitors.errors();
     // What both served in one flush window at the rate they served the link.
-    const bound = Math.ceil((served / ms) * FLUSH_WINDOW_MS);
+    const window = flushWindowMs(before, await flushes([urlA, urlB]));
+    const bound = Math.ceil((served / ms) * window);
     console.log(
-      `cluster: clicks limit ${limit}: ${served} redirects served (A ${visitors.redirects.get(urlA)}, B ${visitors.redirects.get(urlB)}) in ${ms} ms, overshoot ${served - limit}, bound ${bound} (${FLUSH_WINDOW_MS} ms at ${Math.round((served / ms) * 1000)}/s)`,
+      `cluster: clicks limit ${limit}: ${served} redirects served (A ${visitors.redirects.get(urlA)}, B ${visitors.redirects.get(urlB)}) in ${ms} ms, overshoot ${served - limit}, bound ${bound} (${window} ms at ${Math.round((served / ms) * 1000)}/s)`,
     );
     expect(notFound).toBe(8);
     expect(served).toBeGreaterThanOrEqual(limit);
@@ -344,30 +440,39 @@ describe('A cluster of two instances and a worker', () => {
     // One link per instance, so that what each recorded can be told apart.
     const idA = await createLink({ location_url: 'https://example.com/', url: 'cluster-kill-a' });
     const idB = await createLink({ location_url: 'https://example.com/', url: 'cluster-kill-b' });
+    const before = await flushes([urlB]);
     const onA = load([urlA], '/cluster-kill-a');
     const onB = load([urlB], '/cluster-kill-b');
-    // Until B has written some of them (a flush or more behind it) and served a few hundred.
-    for (let written = 0; written === 0 || onB.total() < 500;) {
-      await new Promise((r) => setTimeout(r, 20));
-      written = (await recorded(idB)).visits;
+    try {
+      // Until B has written them twice (flushes behind it) and served a few hundred.
+      for (let writes = 0, written = 0; writes < 2 || onB.total() < 500;) {
+        await new Promise((r) => setTimeout(r, 20));
+        const now = (await recorded(idB)).visits;
+        if (now !== written) [writes, written] = [writes + 1, now];
+      }
+      const window = flushWindowMs(before, await flushes([urlB]));
+      b.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      await b.exited;
+      await onB.finished();
+      await onA.stop();
+      const [servedA, servedB] = [onA.total(), onB.total()];
+      const gotA = await recordedOnce(idA, servedA);
+      const gotB = await recorded(idB);
+      const lost = servedB - gotB.visits;
+      // What B served in its last flush window before it was killed.
+      const bound = (onB.times.get(urlB) ?? []).filter((at) => at >= killedAt - window).length;
+      console.log(
+        `cluster: SIGKILL under load: B served ${servedB} redirects and recorded ${gotB.visits}: ${lost} visits lost; B served ${bound} in the last flush window (${window} ms) before the kill; A served ${servedA}, recorded ${gotA.visits}`,
+      );
+      expect(gotA).toEqual({ visits: servedA, clicks: servedA });
+      expect(gotB.clicks).toBe(gotB.visits);
+      expect(lost).toBeGreaterThanOrEqual(0);
+      expect(lost).toBeLessThanOrEqual(bound);
+    } finally {
+      await onA.stop();
+      if (b.child.exitCode !== null || b.child.signalCode !== null) await startB();
     }
-    b.child.kill('SIGKILL');
-    await b.exited;
-    const msB = await onB.finished();
-    await onA.stop();
-    const [servedA, servedB] = [onA.total(), onB.total()];
-    const gotA = await recordedOnce(idA, servedA);
-    const gotB = await recorded(idB);
-    const lost = servedB - gotB.visits;
-    const bound = Math.ceil((servedB / msB) * FLUSH_WINDOW_MS);
-    console.log(
-      `cluster: SIGKILL under load: B served ${servedB} redirects in ${msB} ms and recorded ${gotB.visits}: ${lost} visits lost (bound ${bound}: ${FLUSH_WINDOW_MS} ms at ${Math.round((servedB / msB) * 1000)}/s); A served ${servedA}, recorded ${gotA.visits}`,
-    );
-    expect(gotA).toEqual({ visits: servedA, clicks: servedA });
-    expect(gotB.clicks).toBe(gotB.visits);
-    expect(lost).toBeGreaterThanOrEqual(0);
-    expect(lost).toBeLessThanOrEqual(bound);
-    await startB();
   });
 
   it('writes every redirect both served when both get SIGTERM under load', async () => {

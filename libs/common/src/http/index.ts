@@ -8,3 +8,4 @@ export * from './client-ip';
 export * from './uploads.decorator';
 export * from './reject-nul.interceptor';
 export * from './json-body';
+export * from './metrics-port';
