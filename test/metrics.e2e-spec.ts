@@ -2,6 +2,8 @@ import { createServer, get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VisitRecorder } from '@app/analytics';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { EventDispatcher } from '../apps/worker/src/dispatch/event-dispatcher';
+import { MockHttpServer } from './support/mock-servers';
 
 const TOKEN = 'metrics-token-0123456789';
 const CHROME =
@@ -59,12 +61,17 @@ function parseExposition(body: string): Samples {
 describe('Metrics', () => {
   let t: TestApp;
   let owner: TestUser;
+  const receiver = new MockHttpServer();
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { METRICS_TOKEN: TOKEN } });
+    await receiver.start();
+    t = await createTestApp({ env: { METRICS_TOKEN: TOKEN, ALLOW_PRIVATE_WEBHOOKS: '1' } });
     owner = await t.createUser();
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await receiver.stop();
+  });
 
   async function scrape(): Promise<Samples> {
     const res = await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
@@ -147,6 +154,51 @@ describe('Metrics', () => {
     expect(flushed.has('nodejs_eventloop_lag_seconds')).toBe(true);
     expect(at(flushed, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(flushed.has('nodejs_heap_size_used_bytes')).toBe(true);
+  });
+
+  it('shows the outbox backlog and the delivery attempts by result', async () => {
+    receiver.answers.set('/dead', { status: 500 });
+    for (const path of ['/ok', '/dead']) {
+      const res = await t.http
+        .post('/v1/notification-handlers')
+        .set('Authorization', owner.auth)
+        .send({ name: `hook ${path}`, type: 'webhook', webhook: `${receiver.url}${path}` });
+      expect(res.status).toBe(201);
+    }
+    const dispatcher = t.app.get(EventDispatcher);
+    await dispatcher.drain();
+    const at = (s: Samples, key: string): number => s.get(key) ?? 0;
+    const before = await scrape();
+    // Held back, so that the event the next request writes waits in the outbox.
+    const wake = jest.spyOn(dispatcher, 'wake').mockImplementation(() => undefined);
+    try {
+      const created = await t.http
+        .post('/v1/links')
+        .set('Authorization', owner.auth)
+        .send({ location_url: 'https://example.com/o', url: 'metrics-outbox' });
+      expect(created.status).toBe(201);
+      const waiting = await scrape();
+      expect([
+        at(waiting, 'linkdock_outbox_events_pending') -
+          at(before, 'linkdock_outbox_events_pending'),
+        at(waiting, 'linkdock_deliveries_pending') - at(before, 'linkdock_deliveries_pending'),
+      ]).toEqual([1, 0]);
+    } finally {
+      wake.mockRestore();
+    }
+    await dispatcher.drain();
+    const after = await scrape();
+    const delta = (key: string) => at(after, key) - at(before, key);
+    // One handler took it, the other answered 500: that delivery is due again later.
+    expect([
+      delta('linkdock_outbox_events_pending'),
+      delta('linkdock_deliveries_pending'),
+      delta('linkdock_delivery_attempts_total{result="delivered"}'),
+      delta('linkdock_delivery_attempts_total{result="retrying"}'),
+      delta('linkdock_delivery_attempts_total{result="failed"}'),
+    ]).toEqual([0, 1, 1, 1, 0]);
+    expect(after.has('linkdock_delivery_attempts_total{result="failed"}')).toBe(true);
+    expect(receiver.received.map((r) => r.url).sort()).toEqual(['/dead', '/ok']);
   });
 
   it('is rejected by the strict reader when malformed (the reader can fail)', () => {

@@ -1,4 +1,4 @@
-import { VisitRecorder } from '@app/analytics';
+import { type LinkAddress, VisitRecorder, VisitWriter } from '@app/analytics';
 import {
   closeAfterAll,
   createTestApp,
@@ -242,6 +242,37 @@ describe('Visitor edge', () => {
     expect((await visit('/edge-limit')).headers.location).toBe(
       'https://example.com/live?utm_source=x',
     );
+  });
+
+  it('tells the visitor cache which links under a clicks limit got visits written (for other instances)', async () => {
+    const limited = await createLink({
+      location_url: 'https://example.com/l',
+      url: 'edge-limit-told',
+      clicks_limit: 2,
+    });
+    await createLink({ location_url: 'https://example.com/u', url: 'edge-unlimited-told' });
+    const writer = t.app.get(VisitWriter);
+    const previous = writer.onLimitedLinksWritten;
+    const told: LinkAddress[][] = [];
+    writer.onLimitedLinksWritten = (links) => told.push(links);
+    try {
+      await t.app.get(VisitRecorder).flush();
+      told.length = 0;
+      expect((await visit('/edge-limit-told')).status).toBe(302);
+      expect((await visit('/edge-unlimited-told')).status).toBe(302);
+      await visitsOf(limited);
+      expect((await visit('/edge-limit-told')).status).toBe(302);
+      await visitsOf(limited);
+      // At the limit: the link answers 404 and counts nothing more, so nothing more is told.
+      expect((await visit('/edge-limit-told')).status).toBe(404);
+      await visitsOf(limited);
+      expect(told).toEqual([
+        [{ domainId: 0, alias: 'edge-limit-told' }],
+        [{ domainId: 0, alias: 'edge-limit-told' }],
+      ]);
+    } finally {
+      writer.onLimitedLinksWritten = previous;
+    }
   });
 
   it('asks for the password, sets a signed cookie on the right one, and redirects with it', async () => {

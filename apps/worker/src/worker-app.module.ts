@@ -4,11 +4,13 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { WorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
 /**
  * The worker process (`npm run worker`): configuration, the secrets key (handler settings are
- * encrypted with it), the database, JSON logs, the jobs and the event dispatcher.
+ * encrypted with it), the database, JSON logs, the jobs and the event dispatcher, and its metrics
+ * on METRICS_PORT.
  */
 @Module({})
 export class WorkerAppModule {
@@ -23,6 +25,7 @@ export class WorkerAppModule {
         EventEmitterModule.forRoot(),
         WorkerModule,
       ],
+      providers: [WorkerMetrics],
     };
   }
 }

@@ -24,6 +24,14 @@ export function crossedClicksLimit(settings: string, after: number, added: numbe
   return limit > 0 && after - added < limit && after >= limit;
 }
 
+/** Whether a link with these stored settings has a clicks limit that `clicks` has not reached. */
+export function belowClicksLimit(settings: string, clicks: number): boolean {
+  const match = LIMIT.exec(settings);
+  if (match === null) return false;
+  const limit = Number(match[1]);
+  return limit > 0 && clicks < limit;
+}
+
 const LINK_SELECT = `SELECT l.*, d."scheme" AS "domain_scheme", d."host" AS "domain_host"
   FROM "links" l LEFT JOIN "domains" d ON d."id" = l."domain_id" WHERE l."id" IN`;
 

@@ -17,10 +17,26 @@ import {
   writeRollupsPostgres,
 } from '@app/database';
 import {
+  belowClicksLimit,
   crossedClicksLimit,
   raiseClicksLimitPostgres,
   raiseClicksLimitSqlite,
 } from './clicks-limit-events';
+
+/** Where a link answers: its domain (0 for the app's own) and alias. */
+export interface LinkAddress {
+  domainId: number;
+  alias: string;
+}
+
+/** The `links` columns each batch's clicks update returns. */
+interface ClicksRow {
+  clicks: number | string;
+  settings: string;
+  domain_id: number | string;
+  url: string;
+}
+const CLICKS_RETURNING = 'RETURNING "clicks", "settings", "domain_id", "url"';
 
 const COLUMN_LIST = VISIT_COLUMNS.map((c) => `"${c}"`).join(', ');
 
@@ -49,7 +65,7 @@ export function countByLink(visits: readonly Pick<NewVisit, 'link_id'>[]): Map<n
 
 interface SqliteStatements {
   db: BetterSqlite3.Database;
-  write: (visits: NewVisit[]) => number;
+  write: (visits: NewVisit[], limited: LinkAddress[]) => number;
 }
 
 const OWNER_SELECT = `SELECT l."id" AS "id", l."user_id" AS "user_id", u."timezone" AS "timezone"
@@ -75,6 +91,12 @@ interface OwnerRow {
 @Injectable()
 export class VisitWriter {
   private sqlite: SqliteStatements | null = null;
+  /**
+   * Called after a batch committed with the links it wrote visits of that have a clicks limit not
+   * reached before the batch (set by the visitor cache, which tells the other instances: each
+   * instance counts its own visits at once, but learns of the others' only when they are written).
+   */
+  onLimitedLinksWritten?: (links: LinkAddress[]) => void;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -92,11 +114,13 @@ export class VisitWriter {
     if (visits.length === 0) {
       return 0;
     }
+    const limited: LinkAddress[] = [];
     const statements = this.sqliteStatements();
-    if (statements) {
-      return statements.write(visits);
-    }
-    return this.dataSource.manager.transaction((em) => this.writePostgres(em, visits));
+    const written = statements
+      ? statements.write(visits, limited)
+      : await this.dataSource.manager.transaction((em) => this.writePostgres(em, visits, limited));
+    if (limited.length > 0) this.onLimitedLinksWritten?.(limited);
+    return written;
   }
 
   private sqliteStatements(): SqliteStatements | null {
@@ -109,10 +133,10 @@ export class VisitWriter {
     );
     const owner = db.prepare(`${OWNER_SELECT} WHERE l."id" = ?`);
     const addClicks = db.prepare(
-      'UPDATE "links" SET "clicks" = "clicks" + ? WHERE "id" = ? RETURNING "clicks", "settings"',
+      `UPDATE "links" SET "clicks" = "clicks" + ? WHERE "id" = ? ${CLICKS_RETURNING}`,
     );
     const rollups = sqliteRollupWriter(db);
-    const write = db.transaction((batch: NewVisit[]): number => {
+    const write = db.transaction((batch: NewVisit[], touched: LinkAddress[]): number => {
       const owners = new Map<number, LinkOwner>();
       const limited: number[] = [];
       let written = 0;
@@ -122,8 +146,10 @@ export class VisitWriter {
           continue;
         }
         owners.set(linkId, { userId: row.user_id, timeZone: row.timezone });
-        const after = addClicks.get(count, linkId) as { clicks: number; settings: string };
+        const after = addClicks.get(count, linkId) as ClicksRow;
         if (crossedClicksLimit(after.settings, Number(after.clicks), count)) limited.push(linkId);
+        if (belowClicksLimit(after.settings, Number(after.clicks) - count))
+          touched.push(address(after));
         written += count;
       }
       raiseClicksLimitSqlite(db, limited, this.config.appUrl, new Date());
@@ -140,7 +166,11 @@ export class VisitWriter {
     return this.sqlite;
   }
 
-  private async writePostgres(em: EntityManager, visits: NewVisit[]): Promise<number> {
+  private async writePostgres(
+    em: EntityManager,
+    visits: NewVisit[],
+    touched: LinkAddress[],
+  ): Promise<number> {
     const counts = countByLink(visits);
     const rows: OwnerRow[] = await em.query(`${OWNER_SELECT} WHERE l."id" = ANY($1::int[])`, [
       [...counts.keys()].sort((a, b) => a - b),
@@ -166,15 +196,21 @@ export class VisitWriter {
     const limited: number[] = [];
     for (const [linkId, count] of [...counts].sort((a, b) => a[0] - b[0])) {
       if (owners.has(linkId)) {
-        const [[after]] = await em.query<[[{ clicks: string; settings: string }], number]>(
-          'UPDATE "links" SET "clicks" = "clicks" + $1 WHERE "id" = $2 RETURNING "clicks", "settings"',
+        const [[after]] = await em.query<[[ClicksRow], number]>(
+          `UPDATE "links" SET "clicks" = "clicks" + $1 WHERE "id" = $2 ${CLICKS_RETURNING}`,
           [count, linkId],
         );
         if (crossedClicksLimit(after.settings, Number(after.clicks), count)) limited.push(linkId);
+        if (belowClicksLimit(after.settings, Number(after.clicks) - count))
+          touched.push(address(after));
       }
     }
     await raiseClicksLimitPostgres(em, limited, this.config.appUrl, new Date());
     await writeRollupsPostgres(em, rollUp(kept, owners));
     return kept.length;
   }
+}
+
+function address(row: ClicksRow): LinkAddress {
+  return { domainId: Number(row.domain_id), alias: row.url };
 }

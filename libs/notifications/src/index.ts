@@ -9,6 +9,7 @@ export * from './events/event-message';
 export * from './events/form-fields';
 export * from './handler-types';
 export * from './notification-message';
+export * from './outbox-metrics';
 export * from './notifications.module';
 export * from './notifier';
 export * from './outbound/address-policy';

@@ -9,3 +9,4 @@ export * from './cleanup';
 export * from './built-process';
 export * from './s3-server';
 export * from './openapi-responses';
+export * from './redis-server';

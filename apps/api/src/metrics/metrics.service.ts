@@ -1,10 +1,12 @@
-import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { VisitRecorder } from '@app/analytics';
+import { isMetricsBearer, serveMetricsPort, writeMetrics } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { DeliveriesRepository } from '@app/database';
+import { registerOutboxMetrics } from '@app/notifications';
 import { CachingObjectStore, ObjectStore } from '@app/storage';
 import { VisitorCache } from '../visitor/cache/visitor-cache.service';
 import { served } from './served';
@@ -24,16 +26,14 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
   private readonly http: Histogram<'method' | 'route' | 'status'>;
   private readonly flushSeconds: Histogram;
   private server: Server | null = null;
-  private readonly token: Buffer | null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly recorder: VisitRecorder,
     private readonly cache: VisitorCache,
     private readonly store: ObjectStore,
+    private readonly deliveries: DeliveriesRepository,
   ) {
-    this.token =
-      config.metrics.token === null ? null : Buffer.from(`Bearer ${config.metrics.token}`);
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.http = new Histogram({
@@ -85,6 +85,7 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
       'Visitor link lookups that went to the database',
       () => this.cache.misses,
     );
+    registerOutboxMetrics(registers, () => this.deliveries.backlog());
     const objects = this.store instanceof CachingObjectStore ? this.store : null;
     if (objects !== null) {
       copied(
@@ -110,11 +111,11 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     this.recorder.onFlush = (seconds) => this.flushSeconds.observe(seconds);
-    if (this.config.metrics.port !== null) {
-      this.server = createServer((req, res) => this.answerOwnPort(req, res));
-      this.server.listen(this.config.metrics.port, this.config.host);
+    const { port, token } = this.config.metrics;
+    if (port !== null) {
+      this.server = await serveMetricsPort(this.registry, { port, host: this.config.host, token });
     }
   }
 
@@ -145,16 +146,12 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
    * (401 without it). Unset, the path is not served there (404, as any unknown path).
    */
   readonly answerMainPort = (req: Request, res: Response, next: NextFunction): void => {
-    if (
-      this.token === null ||
-      (req.method !== 'GET' && req.method !== 'HEAD') ||
-      req.path !== '/'
-    ) {
+    const token = this.config.metrics.token;
+    if (token === null || (req.method !== 'GET' && req.method !== 'HEAD') || req.path !== '/') {
       next();
       return;
     }
-    const given = Buffer.from(req.headers.authorization ?? '');
-    if (given.length !== this.token.length || !timingSafeEqual(given, this.token)) {
+    if (!isMetricsBearer(req.headers.authorization, token)) {
       res
         .status(401)
         .set('WWW-Authenticate', 'Bearer realm="metrics"')
@@ -169,38 +166,8 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
         });
       return;
     }
-    void this.write(res);
+    void writeMetrics(this.registry, res);
   };
-
-  /** METRICS_PORT: GET /metrics and nothing else (a token, when set, is asked for here too). */
-  private answerOwnPort(req: IncomingMessage, res: ServerResponse): void {
-    const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'GET' || path !== '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    if (this.token !== null) {
-      const given = Buffer.from(req.headers.authorization ?? '');
-      if (given.length !== this.token.length || !timingSafeEqual(given, this.token)) {
-        res.writeHead(401, { 'WWW-Authenticate': 'Bearer realm="metrics"' }).end();
-        return;
-      }
-    }
-    void this.write(res);
-  }
-
-  private async write(res: ServerResponse): Promise<void> {
-    try {
-      const body = await this.registry.metrics();
-      res.writeHead(200, {
-        'Content-Type': this.registry.contentType,
-        'Cache-Control': 'no-store',
-      });
-      res.end(body);
-    } catch {
-      res.writeHead(500).end();
-    }
-  }
 }
 
 /** A counter whose value is read from its owner at scrape time. */

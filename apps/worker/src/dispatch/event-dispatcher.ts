@@ -18,6 +18,7 @@ import {
   outboxSignal,
 } from '@app/database';
 import {
+  deliveryResults,
   HandlerSettingsCodec,
   HandlerType,
   Notifier,
@@ -187,6 +188,7 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
         retryAt,
         now,
       );
+      deliveryResults[outcome.ok ? 'delivered' : retryAt === null ? 'failed' : 'retrying'] += 1;
       if (!outcome.ok && handler?.is_enabled) {
         await this.disableIfFailingTooLong(handler, outcome.error, now);
       }

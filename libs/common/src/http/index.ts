@@ -9,3 +9,4 @@ export * from './uploads.decorator';
 export * from './reject-nul.interceptor';
 export * from './json-body';
 export * from './destination';
+export * from './metrics-port';

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type Redis from 'ioredis';
-import { VisitRecorder } from '@app/analytics';
+import { type LinkAddress, VisitRecorder, VisitWriter } from '@app/analytics';
 import {
   BoundedCache,
   DOMAIN_CHANGED,
@@ -36,7 +37,9 @@ export const VISITOR_INVALIDATION_CHANNEL = 'linkdock:edge:invalidate';
 
 type Invalidation =
   | { kind: 'link'; domainId: number; alias: string }
-  | { kind: 'domain'; domainId: number; host: string };
+  | { kind: 'domain'; domainId: number; host: string }
+  /** Visits of a link with a clicks limit were written by instance `origin` (older instances ignore it). */
+  | { kind: 'clicks'; domainId: number; alias: string; origin: string };
 
 const linkKey = (domainId: number, alias: string): string => `${domainId}/${alias}`;
 
@@ -56,6 +59,10 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
   /** Bumped by every invalidation: a load that started before it must not fill the cache. */
   private epoch = 0;
   private subscriber: Redis | null = null;
+  /** Whether the subscriber was subscribed and lost its connection since. */
+  private missedInvalidations = false;
+  /** Tells this instance's own `clicks` messages from the others'. */
+  private readonly origin = randomUUID();
   private readonly appUrl: string;
   /** Link lookups answered from the cache, and those that were not (read by /metrics). */
   hits = 0;
@@ -69,6 +76,7 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
     private readonly recorder: VisitRecorder,
     private readonly splashPages: SplashPagesRepository,
     private readonly blocks: BiolinkBlocksRepository,
+    private readonly writer: VisitWriter,
   ) {
     this.appUrl = config.appUrl;
     this.links = new BoundedCache(config.linkCacheSize);
@@ -82,12 +90,25 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
     const subscriber = this.redis.duplicate();
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => this.onRemote(message));
+    // Changes published while the connection was down never arrive: forget everything once it is
+    // back (ioredis subscribes again by itself).
+    subscriber.on('close', () => {
+      this.missedInvalidations = true;
+    });
+    subscriber.on('ready', () => {
+      if (this.missedInvalidations) {
+        this.missedInvalidations = false;
+        this.clear();
+      }
+    });
     subscriber.subscribe(VISITOR_INVALIDATION_CHANNEL).catch((err: unknown) => {
       this.logger.warn(`Cannot subscribe to cache invalidations: ${String(err)}`);
     });
+    this.writer.onLimitedLinksWritten = (links) => this.publishClicks(links);
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.writer.onLimitedLinksWritten = undefined;
     if (this.subscriber && this.subscriber.status !== 'end') {
       await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
     }
@@ -188,9 +209,26 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /**
+   * Tells the other instances that visits of these links (each with a clicks limit) were written:
+   * they reload them, with the clicks written so far, before their next visit.
+   */
+  private publishClicks(links: LinkAddress[]): void {
+    for (const link of links) {
+      this.publish({ kind: 'clicks', ...link, origin: this.origin });
+    }
+  }
+
+  /** Forgets every link and domain (after invalidations may have been missed). */
+  private clear(): void {
+    this.epoch += 1;
+    this.links.clear();
+    this.hosts.clear();
+  }
+
   private apply(change: Invalidation): void {
     this.epoch += 1;
-    if (change.kind === 'link') {
+    if (change.kind === 'link' || change.kind === 'clicks') {
       this.links.delete(linkKey(change.domainId, change.alias));
       return;
     }
@@ -216,7 +254,11 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
   private onRemote(message: string): void {
     try {
       const change = JSON.parse(message) as Invalidation;
-      if (change.kind === 'link' || change.kind === 'domain') {
+      if (
+        change.kind === 'link' ||
+        change.kind === 'domain' ||
+        (change.kind === 'clicks' && change.origin !== this.origin)
+      ) {
         this.apply(change);
       }
     } catch {
