@@ -79,8 +79,8 @@ export function serializeSqliteTransactions(dataSource: DataSource): void {
 
   const manager: EntityManager = dataSource.manager;
   const transaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
-  manager.transaction = ((...args: unknown[]) =>
+  manager.transaction = (...args: unknown[]) =>
     context.getStore() === undefined
       ? context.run(Symbol('transaction'), () => transaction(...args))
-      : transaction(...args));
+      : transaction(...args);
 }
