@@ -1,3 +1,4 @@
+import { VisitRecorder } from '@app/analytics';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
 
 interface Resource {
@@ -102,5 +103,35 @@ describe('project_id 0 means no project', () => {
         ],
       });
     });
+  });
+
+  it('reads statistics of the links without a project with project_id=0', async () => {
+    const make = async (alias: string, project: number | null) => {
+      const res = await t.http
+        .post('/v1/links')
+        .set('Authorization', owner.auth)
+        .send({ location_url: 'https://example.com/', url: alias, project_id: project ?? 0 });
+      expect(res.status).toBe(201);
+    };
+    await make('stats-none', null);
+    await make('stats-project', projectId);
+    const ua =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    for (const alias of ['stats-none', 'stats-none', 'stats-project']) {
+      const res = await t.http.get(`/${alias}`).set('User-Agent', ua).redirects(0);
+      expect(res.status).toBe(302);
+    }
+    await t.app.get(VisitRecorder).flush();
+    const total = async (query: string) => {
+      const res = await t.http.get(`/v1/statistics/${query}`).set('Authorization', owner.auth);
+      expect(res.status).toBe(200);
+      return (res.body as { data: Array<{ pageviews: number }> }).data.reduce(
+        (sum, row) => sum + row.pageviews,
+        0,
+      );
+    };
+    expect(await total('?project_id=0')).toBe(2);
+    expect(await total(`?project_id=${projectId}`)).toBe(1);
+    expect(await total('')).toBe(3);
   });
 });

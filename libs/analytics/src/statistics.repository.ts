@@ -83,7 +83,12 @@ export class StatisticsRepository {
     if (scope.linkId !== null) {
       conditions.push(`"link_id" = ${sql.p(scope.linkId)}`);
     }
-    if (scope.projectId !== null) {
+    if (scope.projectId === 0) {
+      // Links without a project.
+      conditions.push(
+        `"link_id" IN (SELECT "id" FROM "links" WHERE "user_id" = ${sql.p(scope.userId)} AND "project_id" IS NULL)`,
+      );
+    } else if (scope.projectId !== null) {
       conditions.push(
         `"link_id" IN (SELECT "id" FROM "links" WHERE "user_id" = ${sql.p(scope.userId)} AND "project_id" = ${sql.p(scope.projectId)})`,
       );

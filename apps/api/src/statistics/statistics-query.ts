@@ -154,7 +154,8 @@ export function parseStatisticsQuery(
     return id;
   };
   const linkId = id('link_id');
-  const projectId = id('project_id');
+  // project_id=0 is "links without a project", as on every list that filters by project.
+  const projectId = given(query.project_id) === '0' ? 0 : id('project_id');
 
   const companions: Partial<Record<CompanionParameter, string>> = {};
   const rules = type !== null && type !== 'overview' && type !== 'hour' ? COMPANIONS[type] : null;

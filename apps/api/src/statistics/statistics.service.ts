@@ -106,7 +106,11 @@ export class StatisticsService {
     if (linkId !== null && !(await this.links.findOwned(actor.ownerId, linkId))) {
       throw new NotFoundError('link_not_found', 'link');
     }
-    if (projectId !== null && !(await this.projects.findOwned(actor.ownerId, projectId))) {
+    if (
+      projectId !== null &&
+      projectId !== 0 &&
+      !(await this.projects.findOwned(actor.ownerId, projectId))
+    ) {
       throw new NotFoundError('project_not_found', 'project');
     }
     if (linkId === null && projectId === null) {
