@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { PaymentsRecorder, PlansService } from '@app/auth';
 import { Clock } from '@app/common';
 import { OutboxEventEntity } from '@app/database';
-import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
+import { closeAfterAll, createTestApp, expectDocumented, TestApp, TestUser } from '@app/testing';
 
 const STRIPE_SECRET = 'whsec_test_0123456789abcdef';
 const PADDLE_SECRET = 'pdl_ntfset_01h0000000000000000000000000_test';
@@ -101,12 +101,15 @@ describe('Payments from processors’ webhooks', () => {
     return (signature === null ? req : req.set('X-Signature', signature)).send(body);
   }
 
+  /** The caller's payments; every answer is checked against docs/openapi.json. */
   async function payments(user: TestUser, query = '') {
-    return t.http.get(`/v1/payments${query}`).set('Authorization', user.auth);
+    return expectDocumented(
+      await t.http.get(`/v1/payments${query}`).set('Authorization', user.auth),
+    );
   }
 
   async function planOf(user: TestUser) {
-    const res = await t.http.get('/v1/user').set('Authorization', user.auth);
+    const res = expectDocumented(await t.http.get('/v1/user').set('Authorization', user.auth));
     expect(res.status).toBe(200);
     return {
       plan_id: res.body.data.plan_id as number | null,
@@ -330,9 +333,9 @@ describe('Payments from processors’ webhooks', () => {
     const res = await paddle(body);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { result: 'recorded', payment_id: expect.any(Number) } });
-    const one = await t.http
-      .get(`/v1/payments/${res.body.data.payment_id}`)
-      .set('Authorization', bob.auth);
+    const one = expectDocumented(
+      await t.http.get(`/v1/payments/${res.body.data.payment_id}`).set('Authorization', bob.auth),
+    );
     expect(one.body.data).toEqual({
       id: res.body.data.payment_id,
       plan_id: pro,

@@ -33,4 +33,9 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
   { name: 'user', description: 'The account of the API key.' },
   { name: 'api-keys', description: "The account's own API keys (never through a team)." },
   { name: 'logs', description: "The account's own log (never through a team)." },
+  {
+    name: 'payments',
+    description:
+      "The account's own payments, recorded from Stripe, Paddle and Lemon Squeezy webhooks or by the operator (never through a team).",
+  },
 ];
