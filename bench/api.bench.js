@@ -15,7 +15,7 @@ const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { createPostgresSchema, parseArgs, startBuiltApi } = require('./lib');
+const { createPostgresSchema, parseArgs, startBuiltApi, summarize } = require('./lib');
 
 const args = parseArgs(process.argv.slice(2));
 const db = args.db ?? 'sqlite';
@@ -75,23 +75,6 @@ function load(base, kase, key, connections, seconds) {
       (err, result) => (err ? reject(err) : resolve(result)),
     );
   });
-}
-
-function summary(result) {
-  const ok = result['2xx'];
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    ok,
-    other:
-      result['1xx'] +
-      result['3xx'] +
-      result['4xx'] +
-      result['5xx'] +
-      result.errors +
-      result.timeouts,
-  };
 }
 
 function rssMb(pid) {
@@ -196,7 +179,10 @@ async function runInterleaved(targets) {
     for (const connections of connectionCounts) {
       for (const target of targets) {
         await load(target.base, kase, target.key, connections, warmup);
-        const result = summary(await load(target.base, kase, target.key, connections, duration));
+        const result = summarize(
+          await load(target.base, kase, target.key, connections, duration),
+          '2xx',
+        );
         target.results[`${kase.name}@${connections}`] = { ...result, rss: rssMb(target.pid) };
       }
     }

@@ -8,7 +8,7 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { createPostgresSchema, waitForUrl } = require('./lib');
+const { createPostgresSchema, exitOf, summarize, waitForUrl } = require('./lib');
 
 const root = join(__dirname, '..');
 const BROWSER_UA =
@@ -22,26 +22,6 @@ function load(url, seconds, connections, headers = {}) {
   });
 }
 
-function summary(result) {
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    pages: result['2xx'] ?? 0,
-    other:
-      result['1xx'] +
-      result['3xx'] +
-      result['4xx'] +
-      result['5xx'] +
-      result.errors +
-      result.timeouts,
-  };
-}
-
-function exitOf(child) {
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-}
-
 async function rawPage(bytes, duration, connections) {
   const port = 3911;
   const child = fork(join(__dirname, 'raw-page-server.js'), [], {
@@ -49,7 +29,7 @@ async function rawPage(bytes, duration, connections) {
   });
   await new Promise((resolve) => child.once('message', resolve));
   await load(`http://127.0.0.1:${port}/`, 2, connections);
-  const result = summary(await load(`http://127.0.0.1:${port}/`, duration, connections));
+  const result = summarize(await load(`http://127.0.0.1:${port}/`, duration, connections), '2xx');
   child.kill('SIGTERM');
   await exitOf(child);
   return result;
@@ -110,8 +90,8 @@ async function bioPage(db, duration, connections) {
   const bytes = Buffer.byteLength(await (await fetch(`${base}/bench-bio`)).text());
 
   const headers = { 'user-agent': BROWSER_UA, 'accept-language': 'en-US,en;q=0.9' };
-  const warm = summary(await load(`${base}/bench-bio`, 2, connections, headers));
-  const result = summary(await load(`${base}/bench-bio`, duration, connections, headers));
+  const warm = summarize(await load(`${base}/bench-bio`, 2, connections, headers), '2xx');
+  const result = summarize(await load(`${base}/bench-bio`, duration, connections, headers), '2xx');
   server.kill('SIGTERM');
   const exit = await exitOf(server);
   const shutdown = /Visits: (\d+) counted, (\d+) written, (\d+) not written/.exec(output);
@@ -120,7 +100,7 @@ async function bioPage(db, duration, connections) {
   if (schema) await schema.drop();
   rmSync(dataDir, { recursive: true, force: true });
   // The fetch that measured the page's size was a view too.
-  return { result, bytes, counted, clientSaw: warm.pages + result.pages + 1, stored, exit };
+  return { result, bytes, counted, clientSaw: warm.ok + result.ok + 1, stored, exit };
 }
 
 async function countVisits(kind, dataDir, url, linkId) {

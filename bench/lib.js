@@ -100,4 +100,27 @@ async function startBuiltApi(env, port, main = null, nodeArgs = []) {
   return { server, base, key, stop };
 }
 
-module.exports = { parseArgs, waitForUrl, createPostgresSchema, startBuiltApi };
+/**
+ * An autocannon result in short: req/s, p50, p99, the answers of the expected class (`2xx` for
+ * pages and API calls, `3xx` for redirects) as `ok`, and every other answer, error or timeout.
+ */
+function summarize(result, expected) {
+  const classes = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result[expected] ?? 0,
+    other:
+      classes.filter((c) => c !== expected).reduce((sum, c) => sum + (result[c] ?? 0), 0) +
+      result.errors +
+      result.timeouts,
+  };
+}
+
+/** Resolves with a child process's exit code (or signal) once it has exited. */
+function exitOf(child) {
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+}
+
+module.exports = { parseArgs, waitForUrl, createPostgresSchema, startBuiltApi, summarize, exitOf };

@@ -18,7 +18,7 @@ const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { createPostgresSchema, parseArgs, waitForUrl } = require('./lib');
+const { createPostgresSchema, exitOf, parseArgs, summarize, waitForUrl } = require('./lib');
 const { buildVariants, createMixLinks, mixRequests } = require('./realistic-mix');
 
 const root = join(__dirname, '..');
@@ -51,27 +51,6 @@ function rssMb(pid) {
   }
 }
 
-function summary(result) {
-  const redirects = result['3xx'] ?? 0;
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    redirects,
-    other:
-      result['1xx'] +
-      result['2xx'] +
-      result['4xx'] +
-      result['5xx'] +
-      result.errors +
-      result.timeouts,
-  };
-}
-
-function exitOf(child) {
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-}
-
 async function rawBaseline(mode) {
   const port = 3901;
   const child = fork(join(__dirname, 'raw-http-server.js'), [], {
@@ -84,10 +63,11 @@ async function rawBaseline(mode) {
   } else {
     await load(url, 2, SINGLE_HEADERS);
   }
-  const result = summary(
+  const result = summarize(
     mode === 'mix'
       ? await load(url, duration, {}, mixRequests(variants))
       : await load(url, duration, SINGLE_HEADERS),
+    '3xx',
   );
   child.kill('SIGTERM');
   await exitOf(child);
@@ -149,14 +129,14 @@ async function linkdock(mode, main = null) {
     mode === 'mix'
       ? load(base, seconds, {}, mixRequests(variants))
       : load(`${base}/bench-link`, seconds, SINGLE_HEADERS);
-  const warm = summary(await run(2));
+  const warm = summarize(await run(2), '3xx');
   // The first visits load the geo database.
   while (!/Loaded the DB-IP city database/.test(output))
     await new Promise((r) => setTimeout(r, 100));
   rss.geo = rssMb(server.pid);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid) ?? 0)), 500);
-  const result = summary(await run(duration));
+  const result = summarize(await run(duration), '3xx');
   clearInterval(sampler);
   rss.load = Math.max(peak, rssMb(server.pid) ?? 0);
 
@@ -165,7 +145,7 @@ async function linkdock(mode, main = null) {
   const shutdown = /Visits: (\d+) counted, (\d+) written, (\d+) not written/.exec(output);
   if (!shutdown && !kill) throw new Error('the server did not report its visit counts on shutdown');
   const counted = shutdown ? Number(shutdown[1]) : null;
-  const clientSaw = warm.redirects + result.redirects;
+  const clientSaw = warm.ok + result.ok;
   const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
   if (schema) await schema.drop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { TeamContext } from '@app/database';
-import { REDIS } from '@app/redis';
+import { publishQuietly, REDIS } from '@app/redis';
 import { Actor } from './actor';
 
 /** The Redis channel on which instances tell each other to drop cached authentication. */
@@ -200,13 +200,13 @@ export class AuthCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   private publish(change: Invalidation): void {
-    if (this.redis && this.redis.status === 'ready') {
-      this.redis
-        .publish(AUTH_INVALIDATION_CHANNEL, JSON.stringify(change))
-        .catch((err: unknown) => {
-          this.logger.warn(`Cannot publish an authentication invalidation: ${String(err)}`);
-        });
-    }
+    publishQuietly(
+      this.redis,
+      AUTH_INVALIDATION_CHANNEL,
+      change,
+      this.logger,
+      'an authentication invalidation',
+    );
   }
 
   private onRemote(message: string): void {

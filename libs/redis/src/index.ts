@@ -1,2 +1,3 @@
 export * from './fallback-throttler.storage';
 export * from './redis.module';
+export * from './publish';

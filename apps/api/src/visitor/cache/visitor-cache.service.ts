@@ -18,7 +18,7 @@ import {
   LinksRepository,
   SplashPagesRepository,
 } from '@app/database';
-import { REDIS } from '@app/redis';
+import { publishQuietly, REDIS } from '@app/redis';
 import { compileBio } from '../pages/bio-page';
 import { compileSplash } from '../pages/splash-page';
 import { compileLink, VisitorLink, locationOf } from './visitor-link';
@@ -242,13 +242,13 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   private publish(change: Invalidation): void {
-    if (this.redis && this.redis.status === 'ready') {
-      this.redis
-        .publish(VISITOR_INVALIDATION_CHANNEL, JSON.stringify(change))
-        .catch((err: unknown) => {
-          this.logger.warn(`Cannot publish a cache invalidation: ${String(err)}`);
-        });
-    }
+    publishQuietly(
+      this.redis,
+      VISITOR_INVALIDATION_CHANNEL,
+      change,
+      this.logger,
+      'a cache invalidation',
+    );
   }
 
   private onRemote(message: string): void {
