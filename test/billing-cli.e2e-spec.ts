@@ -1,6 +1,6 @@
 import { PaymentsRecorder } from '@app/auth';
 import { createTestApp, TestApp } from '@app/testing';
-import { runCli } from '../apps/cli/src/cli';
+import { runCommand } from './support/cli';
 
 describe('Command line: plans and payments', () => {
   let t: TestApp;
@@ -10,18 +10,8 @@ describe('Command line: plans and payments', () => {
   afterAll(() => t?.close());
 
   async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, t.config, {
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-    });
-    return {
-      code,
-      out,
-      result: out.length ? JSON.parse(out[out.length - 1]) : undefined,
-      error: err.length ? JSON.parse(err[err.length - 1]) : undefined,
-    };
+    const run = await runCommand(t.config, ...argv);
+    return { ...run, error: run.error === undefined ? undefined : JSON.parse(run.error) };
   }
 
   it('makes, lists and changes plans, one JSON line each', async () => {

@@ -1,5 +1,5 @@
 import { createTestApp, TestApp } from '@app/testing';
-import { runCli } from '../apps/cli/src/cli';
+import { runCommand } from './support/cli';
 
 describe('Command line', () => {
   let t: TestApp;
@@ -8,23 +8,7 @@ describe('Command line', () => {
   });
   afterAll(() => t?.close());
 
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, t.config, {
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-    });
-    const last = (lines: string[]) =>
-      lines.length ? JSON.parse(lines[lines.length - 1]) : undefined;
-    return {
-      code,
-      out,
-      err,
-      result: last(out),
-      error: err.length ? err[err.length - 1] : undefined,
-    };
-  }
+  const cli = (...argv: string[]) => runCommand(t.config, ...argv);
 
   const authed = (key: string) => t.http.get('/v1/user').set('Authorization', `Bearer ${key}`);
 
