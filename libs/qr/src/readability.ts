@@ -206,13 +206,13 @@ export async function decodeBoth(img: RgbaImage, modulePixels = 0): Promise<Deco
 }
 
 /**
- * The copies a phone camera might see besides the straight image, each made from the image reduced
- * to about four pixels per module (then three, six and eight for a decoder that found nothing: a
- * camera sees many frames, and jsQR in particular reads a copy at one scale and misses it at the
- * next): turned by 7°
- * either way, seen at a slant (the far edge 5 % shorter than the near one, as a code held a little
- * tilted), out of focus (a Gaussian blur of a third of a module) and further away (three pixels per
- * module, resampled). Every copy must be read by both decoders.
+ * The copies a phone camera might see besides the straight image: turned by 7° either way, seen at
+ * a slant (the far edge 5 % shorter than the near one, as a code held a little tilted), out of
+ * focus (a Gaussian blur of a third of a module) and further away (three pixels per module). Each
+ * is made from the image at about four pixels per module, then at five, three, six, 4.5 and
+ * 3.5 for a decoder that found nothing (the downscaled one at 3, 3.5 and 2.75): a camera sees
+ * many frames, and jsQR in particular reads a copy at one scale and misses it at the next. Every
+ * copy must be read by both decoders.
  */
 export const VARIANTS = ['turned +7°', 'turned −7°', 'slanted', 'blurred', 'downscaled'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -222,8 +222,10 @@ export const VARIANT_SETTINGS = {
   turn: 7,
   slant: 0.05,
   blur: 1 / 3,
-  downscale: 3,
-  scales: [4, 3, 6, 8],
+  /** The downscaled copy: the first scale, then the others for a decoder that found nothing. */
+  downscale: [3, 3.5, 2.75],
+  /** The scales every other copy is made at, in order, until both decoders have read it. */
+  scales: [4, 5, 3, 6, 4.5, 3.5],
 };
 
 async function viaSharp(g: Grey, apply: (s: sharp.Sharp) => sharp.Sharp): Promise<Grey> {
@@ -330,29 +332,48 @@ function variant(name: Variant, g: Grey, scale: number): Promise<Grey> | Grey {
     case 'blurred':
       return viaSharp(g, (s) => s.blur(Math.max(0.3, scale * VARIANT_SETTINGS.blur)));
     case 'downscaled':
-      if (scale <= VARIANT_SETTINGS.downscale) {
-        return g;
-      }
-      return viaSharp(g, (s) =>
-        s.resize(Math.max(21, Math.round((g.width * VARIANT_SETTINGS.downscale) / scale)), null, {
-          kernel: 'cubic',
-        }),
-      );
+      // readVariant made the image at the downscaled scale already.
+      return g;
   }
 }
 
-/** Which decoders read exactly `expected` from a copy, made at each scale until both have read. */
+/** The image at about `scale` px/module: whole-block averages when the ratio is whole, else resampled. */
+async function atScale(img: RgbaImage, modulePixels: number, scale: number): Promise<Grey> {
+  const ratio = modulePixels / scale;
+  if (ratio <= 1) {
+    return grey(img, 1);
+  }
+  if (Math.abs(ratio - Math.round(ratio)) < 0.15) {
+    return grey(img, Math.round(ratio));
+  }
+  return resampled(img, scale / modulePixels);
+}
+
+/**
+ * Which decoders read exactly `expected` from a copy, made from the image at each of
+ * VARIANT_SETTINGS.scales px/module (the downscaled copy: at each of VARIANT_SETTINGS.downscale)
+ * until both have read it.
+ */
 async function readVariant(
   img: RgbaImage,
   expected: string,
   modulePixels: number,
   name: Variant,
+  sources: Map<number, Promise<Grey>>,
 ): Promise<{ zxing: boolean; jsqr: boolean }> {
   const result: DecodeResults = { zxing: null, jsqr: null };
-  const ks = VARIANT_SETTINGS.scales.map((scale) => Math.max(1, Math.round(modulePixels / scale)));
-  for (const k of [...new Set(ks)]) {
-    const copy = await variant(name, grey(img, k), modulePixels / k);
-    await read(copy, result);
+  const scales = name === 'downscaled' ? VARIANT_SETTINGS.downscale : VARIANT_SETTINGS.scales;
+  for (const scale of modulePixels > 0 ? scales : [0]) {
+    // Every copy at one scale starts from the same reduced image: made once, never written to.
+    let source = sources.get(scale);
+    if (!source) {
+      source = scale > 0 ? atScale(img, modulePixels, scale) : Promise.resolve(grey(img, 1));
+      sources.set(scale, source);
+    }
+    await read(
+      await variant(name, await source, scale > 0 ? Math.min(scale, modulePixels) : 0),
+      result,
+    );
     // A wrong string is kept, as in decodeBoth; a decoder that found nothing tries the next scale.
     if (result.zxing !== null && result.jsqr !== null) {
       break;
@@ -382,12 +403,13 @@ export async function readabilityChecks(
   const checks: ReadabilityCheck[] = [
     { copy: 'straight', zxing: straight.zxing === expected, jsqr: straight.jsqr === expected },
   ];
+  const sources = new Map<number, Promise<Grey>>();
   for (const name of VARIANTS) {
     const last = checks[checks.length - 1];
     if (!all && !(last.zxing && last.jsqr)) {
       break;
     }
-    checks.push({ copy: name, ...(await readVariant(img, expected, modulePixels, name)) });
+    checks.push({ copy: name, ...(await readVariant(img, expected, modulePixels, name, sources)) });
   }
   return checks;
 }
