@@ -514,6 +514,19 @@ describe('QR codes', () => {
       'eyes_outer_color #dddddd on the background #ffffff has a contrast of 1.35:1; a code needs at least 3:1 to scan.',
     ],
     [
+      'frame text the frame font cannot draw (Hangul), instead of empty boxes',
+      {
+        name: 'x',
+        type: 'text',
+        text: 'x',
+        frame: 'ribbon_bottom_text',
+        frame_text: 'Scan 한국 Привет 扫码 한',
+        frame_text_font: 'arial',
+      },
+      'frame_text',
+      'frame_text has characters that the font arial cannot draw: "한" (U+D55C), "국" (U+AD6D).',
+    ],
+    [
       'a project of someone else',
       { name: 'x', type: 'text', text: 'x', project_id: '999999' },
       'project_id',
@@ -560,19 +573,62 @@ describe('QR codes', () => {
     expect((await get(id)).body.data).toEqual(before);
   });
 
-  it('renders frame text in every font', async () => {
-    for (const font of ['georgia', 'verdana', 'tahoma', 'courier', 'times_new_roman']) {
+  it('renders frame text in every font, in Latin Extended, Cyrillic, Greek and CJK', async () => {
+    for (const font of ['georgia', 'verdana', 'tahoma', 'courier', 'times_new_roman', 'impact']) {
       const res = await t.http.post('/v1/qr-codes').set('Authorization', owner.auth).field({
         name: font,
         type: 'text',
         text: 'font',
         frame: 'straight_top_text',
-        frame_text: 'Hello Ünïcode',
+        frame_text: 'Zażółć Привет Γειά 扫码',
         frame_text_font: font,
       });
       expect(res.status).toBe(201);
       expect((await get(res.body.data.id)).body.data.is_readable).toBe(true);
     }
+  });
+
+  it('draws each of the 19 frames of the origin in an image size px tall, frame included', async () => {
+    const frames = [
+      'circle_simple_bottom_text',
+      'round_simple_bottom_text',
+      'straight_simple_bottom_text',
+      'round_card_bottom_text',
+      'straight_bottom_text',
+      'straight_top_text',
+      'round_bottom_text',
+      'round_top_text',
+      'tooltip_bottom_text',
+      'tooltip_top_text',
+      'ribbon_bottom_text',
+      'ribbon_top_text',
+      'tooltip_snap_top_text',
+      'tooltip_snap_bottom_text',
+      'straight_semi_bordered_bottom_text',
+      'round_semi_bordered_bottom_text',
+      'hand_arrows_bottom_text',
+      'broken_ticket_bottom_text',
+      'smooth_ribbon_bottom_text',
+    ];
+    const wrong: string[] = [];
+    for (const frame of frames) {
+      const res = await t.http.post('/v1/qr-codes').set('Authorization', owner.auth).field({
+        name: frame,
+        type: 'url',
+        url: 'https://example.com/menu',
+        frame,
+        frame_text: 'Scan me',
+        size: '500',
+      });
+      expect(res.status).toBe(201);
+      const got = (await get(res.body.data.id)).body.data;
+      const png = await t.http.get(pathOf(got.qr_code).replace(/\.svg$/, '.png'));
+      const { width, height } = await sharp(png.body as Buffer).metadata();
+      if (!got.is_readable || height !== 500 || (width ?? 0) > 500) {
+        wrong.push(`${frame}: ${width}×${height} readable=${got.is_readable}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('refuses content too long for a QR code with 400 naming the content field', async () => {

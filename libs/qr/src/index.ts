@@ -5,3 +5,5 @@ export * from './render/options';
 export * from './render/render';
 export * from './render/contrast';
 export { DataTooLongError } from './render/matrix';
+export { UnsupportedCharactersError, unsupportedCharacters } from './render/fonts';
+export { textOnBackground } from './render/frames';

@@ -1,4 +1,4 @@
-import { decodeBoth, isReadable } from './readability';
+import { decodeBoth, isReadable, readabilityChecks, VARIANTS } from './readability';
 import { prepareRasterImages } from './render/images';
 import { layout } from './render/layout';
 import { RenderOptions, RgbaImage } from './render/options';
@@ -46,5 +46,30 @@ describe('decodeBoth', () => {
     const { img, modulePixels } = await draw(long);
     expect(modulePixels).toBeLessThan(1);
     expect(await isReadable(img, long.data, modulePixels)).toBe(false);
+  });
+
+  it('reads a plain code in every copy: turned, slanted, blurred and downscaled', async () => {
+    const { img, modulePixels } = await draw({ ...BASE, size: 500 });
+    expect(await readabilityChecks(img, BASE.data, modulePixels, true)).toEqual(
+      ['straight', ...VARIANTS].map((copy) => ({ copy, zxing: true, jsqr: true })),
+    );
+  });
+
+  it('calls a code of pin-prick modules unreadable: it reads straight, not as a camera sees it', async () => {
+    // Every dark module shrunk to a dot under half a module wide: sharp enough to read as drawn,
+    // too faint or too small once turned, slanted or out of focus.
+    const options = { ...BASE, size: 400 };
+    const scene = layout(options);
+    scene.modules = scene.modules.map((p) =>
+      p.kind === 'rect'
+        ? { kind: 'circle', cx: p.x + p.w / 2, cy: p.y + p.h / 2, r: p.w * 0.22 }
+        : p,
+    );
+    const img = await rasterize(scene, options, prepareRasterImages(scene, options));
+    const modulePixels = scene.moduleBox.w / scene.matrix.size;
+    const checks = await readabilityChecks(img, options.data, modulePixels, true);
+    expect(checks[0]).toEqual({ copy: 'straight', zxing: true, jsqr: true });
+    expect(checks.filter((c) => !c.zxing || !c.jsqr).map((c) => c.copy)).not.toEqual([]);
+    expect(await isReadable(img, options.data, modulePixels)).toBe(false);
   });
 });

@@ -205,12 +205,224 @@ export async function decodeBoth(img: RgbaImage, modulePixels = 0): Promise<Deco
   return result;
 }
 
-/** Readable means both decoders return exactly the embedded string. */
+/**
+ * The copies a phone camera might see besides the straight image: turned by 7° either way, seen at
+ * a slant (the far edge 5 % shorter than the near one, as a code held a little tilted), out of
+ * focus (a Gaussian blur of a third of a module) and further away (three pixels per module). Each
+ * is made from the image at about four pixels per module, then at five, three, six, 4.5 and
+ * 3.5 for a decoder that found nothing (the downscaled one at 3, 3.5 and 2.75): a camera sees
+ * many frames, and jsQR in particular reads a copy at one scale and misses it at the next. Every
+ * copy must be read by both decoders.
+ */
+export const VARIANTS = ['turned +7°', 'turned −7°', 'slanted', 'blurred', 'downscaled'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** How hard each copy is (degrees, far-edge shortening, blur in modules, px/module) and the scales tried. */
+export const VARIANT_SETTINGS = {
+  turn: 7,
+  slant: 0.05,
+  blur: 1 / 3,
+  /** The downscaled copy: the first scale, then the others for a decoder that found nothing. */
+  downscale: [3, 3.5, 2.75],
+  /** The scales every other copy is made at, in order, until both decoders have read it. */
+  scales: [4, 5, 3, 6, 4.5, 3.5],
+};
+
+async function viaSharp(g: Grey, apply: (s: sharp.Sharp) => sharp.Sharp): Promise<Grey> {
+  const { data, info } = await apply(
+    sharp(g.data, { raw: { width: g.width, height: g.height, channels: 4 } }),
+  )
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
+}
+
+/** Solves the 8 unknowns of the homography that takes each `from` corner to its `to` corner. */
+function homography(from: number[][], to: number[][]): number[] {
+  const a: number[][] = [];
+  for (let i = 0; i < 4; i++) {
+    const [x, y] = from[i];
+    const [u, v] = to[i];
+    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
+    a.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
+  }
+  for (let c = 0; c < 8; c++) {
+    let p = c;
+    for (let r = c + 1; r < 8; r++) {
+      if (Math.abs(a[r][c]) > Math.abs(a[p][c])) {
+        p = r;
+      }
+    }
+    [a[c], a[p]] = [a[p], a[c]];
+    for (let r = 0; r < 8; r++) {
+      if (r !== c) {
+        const f = a[r][c] / a[c][c];
+        for (let k = c; k < 9; k++) {
+          a[r][k] -= f * a[c][k];
+        }
+      }
+    }
+  }
+  return a.map((row, i) => row[8] / row[i]);
+}
+
+/**
+ * The image seen at a slant: the top edge shorter than the bottom one by VARIANT_SETTINGS.slant,
+ * drawn by mapping each output pixel back into the image (bilinear), white outside it.
+ */
+function slanted(g: Grey): Grey {
+  const { width: w, height: h } = g;
+  const pad = Math.round((w * VARIANT_SETTINGS.slant) / 2);
+  const out = new Uint8ClampedArray(w * h * 4).fill(255);
+  // Output corners → source corners: the inverse mapping, so each output pixel finds its source.
+  const [a, b, c, d, e, f, gg, hh] = homography(
+    [
+      [pad, 0],
+      [w - pad, 0],
+      [w, h],
+      [0, h],
+    ],
+    [
+      [0, 0],
+      [w, 0],
+      [w, h],
+      [0, h],
+    ],
+  );
+  const src = g.data;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const z = gg * (x + 0.5) + hh * (y + 0.5) + 1;
+      const sx = (a * (x + 0.5) + b * (y + 0.5) + c) / z - 0.5;
+      const sy = (d * (x + 0.5) + e * (y + 0.5) + f) / z - 0.5;
+      if (sx < 0 || sy < 0 || sx > w - 1 || sy > h - 1) {
+        continue;
+      }
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const x1 = Math.min(w - 1, x0 + 1);
+      const y1 = Math.min(h - 1, y0 + 1);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const o = (y * w + x) * 4;
+      for (let ch = 0; ch < 3; ch++) {
+        const top = src[(y0 * w + x0) * 4 + ch] * (1 - fx) + src[(y0 * w + x1) * 4 + ch] * fx;
+        const bottom = src[(y1 * w + x0) * 4 + ch] * (1 - fx) + src[(y1 * w + x1) * 4 + ch] * fx;
+        out[o + ch] = top * (1 - fy) + bottom * fy;
+      }
+    }
+  }
+  return { data: out, width: w, height: h };
+}
+
+function variant(name: Variant, g: Grey, scale: number): Promise<Grey> | Grey {
+  const white = { r: 255, g: 255, b: 255, alpha: 1 };
+  switch (name) {
+    case 'turned +7°':
+      return viaSharp(g, (s) => s.rotate(VARIANT_SETTINGS.turn, { background: white }));
+    case 'turned −7°':
+      return viaSharp(g, (s) => s.rotate(-VARIANT_SETTINGS.turn, { background: white }));
+    case 'slanted':
+      return slanted(g);
+    case 'blurred':
+      return viaSharp(g, (s) => s.blur(Math.max(0.3, scale * VARIANT_SETTINGS.blur)));
+    case 'downscaled':
+      // readVariant made the image at the downscaled scale already.
+      return g;
+  }
+}
+
+/** The image at about `scale` px/module: whole-block averages when the ratio is whole, else resampled. */
+async function atScale(img: RgbaImage, modulePixels: number, scale: number): Promise<Grey> {
+  const ratio = modulePixels / scale;
+  if (ratio <= 1) {
+    return grey(img, 1);
+  }
+  if (Math.abs(ratio - Math.round(ratio)) < 0.15) {
+    return grey(img, Math.round(ratio));
+  }
+  return resampled(img, scale / modulePixels);
+}
+
+/**
+ * Which decoders read exactly `expected` from a copy, made from the image at each of
+ * VARIANT_SETTINGS.scales px/module (the downscaled copy: at each of VARIANT_SETTINGS.downscale)
+ * until both have read it.
+ */
+async function readVariant(
+  img: RgbaImage,
+  expected: string,
+  modulePixels: number,
+  name: Variant,
+  sources: Map<number, Promise<Grey>>,
+): Promise<{ zxing: boolean; jsqr: boolean }> {
+  const result: DecodeResults = { zxing: null, jsqr: null };
+  const scales = name === 'downscaled' ? VARIANT_SETTINGS.downscale : VARIANT_SETTINGS.scales;
+  for (const scale of modulePixels > 0 ? scales : [0]) {
+    // Every copy at one scale starts from the same reduced image: made once, never written to.
+    let source = sources.get(scale);
+    if (!source) {
+      source = scale > 0 ? atScale(img, modulePixels, scale) : Promise.resolve(grey(img, 1));
+      sources.set(scale, source);
+    }
+    await read(
+      await variant(name, await source, scale > 0 ? Math.min(scale, modulePixels) : 0),
+      result,
+    );
+    // A wrong string is kept, as in decodeBoth; a decoder that found nothing tries the next scale.
+    if (result.zxing !== null && result.jsqr !== null) {
+      break;
+    }
+  }
+  return { zxing: result.zxing === expected, jsqr: result.jsqr === expected };
+}
+
+export interface ReadabilityCheck {
+  /** `straight` or one of VARIANTS. */
+  copy: 'straight' | Variant;
+  zxing: boolean;
+  jsqr: boolean;
+}
+
+/**
+ * Every check of isReadable, in order, up to the first copy that a decoder does not read (or all
+ * of them when `all`).
+ */
+export async function readabilityChecks(
+  img: RgbaImage,
+  expected: string,
+  modulePixels = 0,
+  all = false,
+): Promise<ReadabilityCheck[]> {
+  const straight = await decodeBoth(img, modulePixels);
+  const checks: ReadabilityCheck[] = [
+    { copy: 'straight', zxing: straight.zxing === expected, jsqr: straight.jsqr === expected },
+  ];
+  const sources = new Map<number, Promise<Grey>>();
+  for (const name of VARIANTS) {
+    const last = checks[checks.length - 1];
+    if (!all && !(last.zxing && last.jsqr)) {
+      break;
+    }
+    checks.push({ copy: name, ...(await readVariant(img, expected, modulePixels, name, sources)) });
+  }
+  return checks;
+}
+
+/**
+ * Readable means both decoders return exactly the embedded string from the image as rendered and
+ * from every copy in VARIANTS.
+ */
 export async function isReadable(
   img: RgbaImage,
   expected: string,
   modulePixels = 0,
 ): Promise<boolean> {
-  const r = await decodeBoth(img, modulePixels);
-  return r.zxing === expected && r.jsqr === expected;
+  const checks = await readabilityChecks(img, expected, modulePixels);
+  return checks.length === VARIANTS.length + 1 && checks.every((c) => c.zxing && c.jsqr);
 }

@@ -7,7 +7,7 @@ import { CreateQrCodeDto } from './dto/create-qr-code.dto';
 import { UpdateQrCodeDto } from './dto/update-qr-code.dto';
 import { QrCodeResponse, toQrCodeResponse } from './qr-code.mapper';
 import { QrFiles } from './qr-files';
-import { checkContrast, mergeSettings, renderOptions } from './qr-settings';
+import { checkContrast, checkFrameText, mergeSettings, renderOptions } from './qr-settings';
 
 const UPDATE_ATTEMPTS = 3;
 
@@ -156,6 +156,7 @@ export class QrCodesService {
       this.clock.now(),
     );
     checkContrast(settings);
+    checkFrameText(settings);
     const normalized: Partial<Record<ImageSlot, Buffer>> = {};
     const problems: AppError[] = [];
     await Promise.all(

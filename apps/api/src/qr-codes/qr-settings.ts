@@ -6,12 +6,16 @@ import {
   DECIMAL_FIELDS,
   encodeContent,
   flattenOnWhite,
+  FrameFont,
+  FrameName,
   LabelledValue,
   MIN_CONTRAST,
   numberToDecimal,
   QrType,
   RenderOptions,
   TYPE_FIELDS,
+  textOnBackground,
+  unsupportedCharacters,
 } from '@app/qr';
 import { CreateQrCodeDto } from './dto/create-qr-code.dto';
 
@@ -166,6 +170,30 @@ function embeddedData(
   }
 }
 
+/**
+ * Refuses frame text with characters that the frame font (with its fallbacks) cannot draw, naming
+ * them, instead of printing empty boxes.
+ */
+export function checkFrameText(s: QrSettings): void {
+  if (!s.frame || !s.frame_text) {
+    return;
+  }
+  const missing = unsupportedCharacters(s.frame_text, s.frame_text_font as FrameFont);
+  if (missing.length > 0) {
+    const named = missing
+      .map(
+        (c) =>
+          `"${c}" (U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')})`,
+      )
+      .join(', ');
+    throw new AppError(
+      'validation_failed',
+      `frame_text has characters that the font ${s.frame_text_font} cannot draw: ${named}.`,
+      'frame_text',
+    );
+  }
+}
+
 /** Refuses colours that a camera cannot tell apart, or light modules on a dark background. */
 export function checkContrast(s: QrSettings): void {
   const background = flattenOnWhite(s.background_color, s.background_color_transparency);
@@ -212,7 +240,7 @@ export function renderOptions(
   embedded: string,
   images: StoredImages,
 ): RenderOptions {
-  const banded = s.frame !== null && !s.frame.includes('simple');
+  const banded = s.frame !== null && !textOnBackground(s.frame as FrameName);
   const frameColor = s.frame_custom_colors
     ? s.frame_color
     : s.foreground_type === 'gradient'

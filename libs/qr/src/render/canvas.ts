@@ -6,7 +6,16 @@ import { bounds, contains, Prim, rectSpanInto } from './shapes';
 /** A solid colour, or a function that writes the colour at a pixel centre into `out`. */
 export type Paint = Rgb | ((x: number, y: number, out: Rgb) => void);
 
-function insideAll(add: Prim[], sub: Prim[], x: number, y: number): boolean {
+function insideAll(
+  add: Prim[],
+  sub: Prim[],
+  clip: Prim | undefined,
+  x: number,
+  y: number,
+): boolean {
+  if (clip && !contains(clip, x, y)) {
+    return false;
+  }
   let hit = false;
   for (let i = 0; i < add.length && !hit; i++) {
     hit = contains(add[i], x, y);
@@ -63,9 +72,10 @@ export class Canvas {
     d[i + 3] = Math.round(oa * 255);
   }
 
-  /** Paints every pixel whose centre lies in one of `add` and in none of `sub`. */
-  fill(add: Prim[], sub: Prim[], paint: Paint, alpha = 1): void {
+  /** Paints every pixel whose centre lies in one of `add`, in none of `sub` and in `clip`. */
+  fill(add: Prim[], sub: Prim[], paint: Paint, alpha = 1, clip?: Prim): void {
     if (
+      !clip &&
       add.length === 1 &&
       sub.length === 0 &&
       add[0].kind !== 'polygon' &&
@@ -97,7 +107,7 @@ export class Canvas {
       const cy = y + 0.5;
       for (let x = xs; x < xe; x++) {
         const cx = x + 0.5;
-        if (!insideAll(add, sub, cx, cy)) {
+        if (!insideAll(add, sub, clip, cx, cy)) {
           continue;
         }
         if (!solid) {

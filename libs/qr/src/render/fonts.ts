@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { parse, type Font, type Glyph } from 'opentype.js';
 import { lru } from './cache';
 import { FrameFont } from './options';
@@ -6,43 +8,211 @@ import { FrameFont } from './options';
 /**
  * Frame fonts come from @fontsource packages (SIL OFL 1.1) and load from node_modules, so text is
  * turned into the same outlines on every machine. Names the origin uses for system fonts map to a
- * metric-compatible or look-alike open font.
+ * metric-compatible or look-alike open font. Each name is a chain: a character the first family
+ * does not have comes from the next one. Noto Sans covers Latin Extended, Cyrillic, Greek and
+ * Vietnamese; Noto Sans SC covers CJK ideographs, kana, full-width forms and many symbols.
  */
-const FONT_FILES: Record<FrameFont, string> = {
-  sora: '@fontsource/sora/files/sora-latin-700-normal.woff',
-  times_new_roman: '@fontsource/tinos/files/tinos-latin-700-normal.woff',
-  georgia: '@fontsource/gelasio/files/gelasio-latin-700-normal.woff',
-  courier: '@fontsource/cousine/files/cousine-latin-700-normal.woff',
-  arial: '@fontsource/arimo/files/arimo-latin-700-normal.woff',
-  helvetica: '@fontsource/arimo/files/arimo-latin-700-normal.woff',
-  verdana: '@fontsource/dejavu-sans/files/dejavu-sans-latin-700-normal.woff',
-  tahoma: '@fontsource/noto-sans/files/noto-sans-latin-700-normal.woff',
+const FALLBACK = ['noto-sans', 'noto-sans-sc'];
+
+const FONT_CHAINS: Record<FrameFont, string[]> = {
+  sora: ['sora', ...FALLBACK],
+  times_new_roman: ['tinos', ...FALLBACK],
+  georgia: ['gelasio', ...FALLBACK],
+  courier: ['cousine', ...FALLBACK],
+  arial: ['arimo', ...FALLBACK],
+  helvetica: ['arimo', ...FALLBACK],
+  verdana: ['dejavu-sans', ...FALLBACK],
+  tahoma: ['noto-sans', 'noto-sans-sc'],
+  // The origin's other frame fonts. Cousine is metric-compatible with Courier New; the rest have
+  // no look-alike among the installed packages yet and use the closest installed family.
+  trebuchet_ms: ['noto-sans', 'noto-sans-sc'],
+  courier_new: ['cousine', ...FALLBACK],
+  monaco: ['cousine', ...FALLBACK],
+  comic_sans_ms: ['noto-sans', 'noto-sans-sc'],
+  impact: ['arimo', ...FALLBACK],
+  luminari: ['gelasio', ...FALLBACK],
+  baskerville: ['tinos', ...FALLBACK],
+  papyrus: ['gelasio', ...FALLBACK],
+  brush_script_mt: ['gelasio', ...FALLBACK],
 };
 
-const loaded = new Map<FrameFont, Font>();
+const WEIGHT = 700;
 
-export function loadFont(name: FrameFont): Font {
-  let font = loaded.get(name);
+/** A family's subset files and the code points each declares (its CSS unicode-range). */
+interface Subset {
+  file: string;
+  ranges: Array<[number, number]>;
+}
+
+const subsetsOf = new Map<string, Subset[]>();
+
+function familySubsets(family: string): Subset[] {
+  let subsets = subsetsOf.get(family);
+  if (subsets) {
+    return subsets;
+  }
+  const root = dirname(require.resolve(`@fontsource/${family}/package.json`));
+  const declared = JSON.parse(readFileSync(join(root, 'unicode.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
+  const file = (key: string): string =>
+    join(root, 'files', `${family}-${key.replace(/[[\]]/g, '')}-${WEIGHT}-normal.woff`);
+  subsets = Object.entries(declared).map(([key, ranges]) => ({
+    file: file(key),
+    ranges: ranges.split(',').map((r): [number, number] => {
+      const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
+      return [parseInt(a, 16), parseInt(b ?? a, 16)];
+    }),
+  }));
+  if (subsets.length === 0) {
+    // A package that ships one subset without declaring its range: its cmap says what it has.
+    subsets = [{ file: file('latin'), ranges: [[0, 0x10ffff]] }];
+  }
+  subsetsOf.set(family, subsets);
+  return subsets;
+}
+
+/**
+ * A WOFF 1.0 file as the sfnt it wraps (W3C WOFF: a table directory, then each table zlib-
+ * compressed unless that would not shrink it). opentype.js's own inflater rejects some of the
+ * Noto Sans SC subsets; node's zlib reads them all.
+ */
+function woffToSfnt(woff: Buffer): ArrayBuffer {
+  const count = woff.readUInt16BE(12);
+  const tables = Array.from({ length: count }, (_, i) => {
+    const o = 44 + i * 20;
+    return {
+      tag: woff.readUInt32BE(o),
+      offset: woff.readUInt32BE(o + 4),
+      compLength: woff.readUInt32BE(o + 8),
+      origLength: woff.readUInt32BE(o + 12),
+      checksum: woff.readUInt32BE(o + 16),
+    };
+  });
+  const head = 12 + 16 * count;
+  const size = tables.reduce((s, t) => s + ((t.origLength + 3) & ~3), head);
+  const out = Buffer.alloc(size);
+  out.writeUInt32BE(woff.readUInt32BE(4), 0);
+  out.writeUInt16BE(count, 4);
+  const power = 2 ** Math.floor(Math.log2(count));
+  out.writeUInt16BE(power * 16, 6);
+  out.writeUInt16BE(Math.log2(power), 8);
+  out.writeUInt16BE(count * 16 - power * 16, 10);
+  let at = head;
+  tables.forEach((t, i) => {
+    const raw = woff.subarray(t.offset, t.offset + t.compLength);
+    const data = t.compLength < t.origLength ? inflateSync(raw) : raw;
+    const r = 12 + i * 16;
+    out.writeUInt32BE(t.tag, r);
+    out.writeUInt32BE(t.checksum, r + 4);
+    out.writeUInt32BE(at, r + 8);
+    out.writeUInt32BE(t.origLength, r + 12);
+    data.copy(out, at);
+    at += (t.origLength + 3) & ~3;
+  });
+  return out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength);
+}
+
+const files = new Map<string, Font>();
+
+function loadFile(file: string): Font {
+  let font = files.get(file);
   if (!font) {
-    const bytes = readFileSync(require.resolve(FONT_FILES[name]));
-    font = parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-    loaded.set(name, font);
+    font = parse(woffToSfnt(readFileSync(file)));
+    files.set(file, font);
   }
   return font;
 }
 
+/** The first font of the chain that has a glyph for the code point, with that glyph. */
+function glyphFor(chain: string[], cp: number): { font: Font; glyph: Glyph } | null {
+  const ch = String.fromCodePoint(cp);
+  for (const family of chain) {
+    for (const subset of familySubsets(family)) {
+      if (!subset.ranges.some(([a, b]) => cp >= a && cp <= b)) {
+        continue;
+      }
+      const font = loadFile(subset.file);
+      const index = font.charToGlyphIndex(ch);
+      if (index > 0) {
+        return { font, glyph: font.glyphs.get(index) };
+      }
+    }
+  }
+  return null;
+}
+
+/** Code points that draw nothing by definition (joiners, variation selectors, BOM). */
+function ignorable(cp: number): boolean {
+  return (
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    cp === 0xfeff ||
+    (cp >= 0xe0100 && cp <= 0xe01ef)
+  );
+}
+
+/** The frame text has characters that none of the font's families can draw. */
+export class UnsupportedCharactersError extends Error {
+  constructor(
+    readonly characters: string[],
+    readonly font: FrameFont,
+  ) {
+    super(`The frame font ${font} cannot draw ${characters.join(' ')}`);
+    this.name = 'UnsupportedCharactersError';
+  }
+}
+
+/** The distinct characters of `text` that the font cannot draw, in order of appearance. */
+export function unsupportedCharacters(text: string, font: FrameFont): string[] {
+  const missing = new Set<string>();
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number;
+    if (!ignorable(cp) && !glyphFor(FONT_CHAINS[font], cp)) {
+      missing.add(ch);
+    }
+  }
+  return [...missing];
+}
+
+interface Run {
+  glyphs: Array<{ font: Font; glyph: Glyph }>;
+  advances: number[];
+}
+
 /**
- * Glyphs of a line, one per code point, with kerning. opentype.js's own shaping (getPath) throws on
- * some GSUB lookups of these fonts (Gelasio's ccmp), and a frame label needs no shaping.
+ * Glyphs of a line, one per code point, each from the first font of the chain that has it, with
+ * kerning between neighbours of the same font. opentype.js's own shaping (getPath) throws on some
+ * GSUB lookups of these fonts (Gelasio's ccmp), and a frame label needs no shaping.
  */
-function glyphRun(f: Font, text: string, size: number): { glyphs: Glyph[]; advances: number[] } {
-  const scale = size / f.unitsPerEm;
-  const glyphs = Array.from(text, (ch) => f.charToGlyph(ch));
-  const advances = glyphs.map((g, i) => {
-    const kern = i + 1 < glyphs.length ? f.getKerningValue(g, glyphs[i + 1]) : 0;
-    return ((g.advanceWidth ?? 0) + kern) * scale;
+function glyphRun(chain: string[], text: string, font: FrameFont): Omit<Run, 'advances'> {
+  const glyphs: Run['glyphs'] = [];
+  const missing: string[] = [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number;
+    if (ignorable(cp)) {
+      continue;
+    }
+    const g = glyphFor(chain, cp);
+    if (g) {
+      glyphs.push(g);
+    } else if (!missing.includes(ch)) {
+      missing.push(ch);
+    }
+  }
+  if (missing.length > 0) {
+    throw new UnsupportedCharactersError(missing, font);
+  }
+  return { glyphs };
+}
+
+function advances(glyphs: Run['glyphs'], size: number): number[] {
+  return glyphs.map(({ font, glyph }, i) => {
+    const next = glyphs[i + 1];
+    const kern = next && next.font === font ? font.getKerningValue(glyph, next.glyph) : 0;
+    return (((glyph.advanceWidth ?? 0) + kern) * size) / font.unitsPerEm;
   });
-  return { glyphs, advances };
 }
 
 const paths = lru<string>(64);
@@ -69,25 +239,26 @@ function outline(
   fontSize: number,
   box: { x: number; y: number; w: number; h: number },
 ): string {
-  const f = loadFont(font);
-  const width = (size: number): number =>
-    glyphRun(f, text, size).advances.reduce((a, b) => a + b, 0);
+  const chain = FONT_CHAINS[font];
+  const { glyphs } = glyphRun(chain, text, font);
   let size = fontSize;
   const maxWidth = box.w * 0.9;
-  const natural = width(size);
+  const natural = advances(glyphs, size).reduce((a, b) => a + b, 0);
   if (natural > maxWidth) {
     size = (size * maxWidth) / natural;
   }
-  const { glyphs, advances } = glyphRun(f, text, size);
-  const total = advances.reduce((a, b) => a + b, 0);
-  const ascent = (f.ascender / f.unitsPerEm) * size;
-  const descent = (-f.descender / f.unitsPerEm) * size;
+  const widths = advances(glyphs, size);
+  const total = widths.reduce((a, b) => a + b, 0);
+  // The first family's metrics place the baseline, whichever family each glyph comes from.
+  const primary = loadFile(familySubsets(chain[0])[0].file);
+  const ascent = (primary.ascender / primary.unitsPerEm) * size;
+  const descent = (-primary.descender / primary.unitsPerEm) * size;
   const baseline = box.y + box.h / 2 + (ascent - descent) / 2;
   let x = box.x + (box.w - total) / 2;
   return glyphs
-    .map((g, i) => {
-      const d = g.getPath(x, baseline, size).toPathData(2);
-      x += advances[i];
+    .map(({ glyph }, i) => {
+      const d = glyph.getPath(x, baseline, size).toPathData(2);
+      x += widths[i];
       return d;
     })
     .join('');

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { decodeBoth } from '../readability';
+import { readabilityChecks } from '../readability';
 import { prepareRasterImages } from './images';
 import { layout } from './layout';
 import {
@@ -17,9 +17,11 @@ import { rasterize } from './raster';
 /**
  * The readability grid. Every module style × inner eye style × outer eye style (180 cells) is
  * rendered with short and with long content (360 renders). Each render also takes a foreground
- * (solid or one of the five gradients), a logo or none, and a frame (one of six) or none, chosen
- * greedily so that every pair of values of any two dimensions appears in at least one render; the
- * test checks that coverage itself. Both decoders must return exactly the encoded string.
+ * (solid or one of the five gradients), a logo or none, and a frame (one of the 19) or none,
+ * chosen greedily so that every pair of values of any two dimensions appears in at least one
+ * render; the test checks that coverage itself. Both decoders must return exactly the encoded
+ * string from the render as drawn and from every copy of the readability check (turned ±7°,
+ * slanted, blurred, downscaled), i.e. is_readable must be true, except for KNOWN_UNREADABLE.
  */
 const SHORT = 'https://linkdock.test/m';
 const LONG =
@@ -93,6 +95,24 @@ function buildGrid(): Cell[] {
 
 let logo: Buffer;
 
+/**
+ * Cells the readability check calls unreadable, and what fails: jsQR does not read these long
+ * codes turned by 7° (all with a logo over the middle of a version 13+ symbol, in a framed, so
+ * smaller, code) or at three pixels per module. is_readable is false for them, which is the
+ * truth about these two decoders; they are listed so that the test notices both a new failure and
+ * one of these starting to read.
+ */
+const KNOWN_UNREADABLE = [
+  'square/diamond/circle long fg=diagonal logo=1 frame=tooltip_top_text: turned +7° jsqr',
+  'square/diamond/rounded long fg=radial logo=1 frame=round_semi_bordered_bottom_text: turned +7° jsqr',
+  'square/diamond/flower long fg=color logo=1 frame=tooltip_snap_bottom_text: turned +7° jsqr, turned −7° jsqr, slanted jsqr',
+  'square/diamond/leaf long fg=vertical logo=1 frame=broken_ticket_bottom_text: turned −7° jsqr',
+  'square/leaf/square long fg=vertical logo=1 frame=round_bottom_text: turned −7° jsqr',
+  'dot/square/square long fg=horizontal logo=1 frame=tooltip_snap_top_text: turned +7° jsqr, turned −7° jsqr',
+  'dot/dot/square long fg=vertical logo=0 frame=round_card_bottom_text: downscaled jsqr',
+  'rounded/dot/square long fg=color logo=0 frame=round_card_bottom_text: downscaled jsqr',
+];
+
 function options(cell: Cell): RenderOptions {
   const [m, i, o, c, f, l, r] = cell;
   const frame = FRAME_CHOICES[r];
@@ -150,21 +170,29 @@ describe('readability grid', () => {
     expect(missing).toEqual([]);
   });
 
-  it('reads back every cell with zxing-wasm and jsQR', async () => {
+  it('reads back every cell with zxing-wasm and jsQR, straight and in every copy', async () => {
     const failures: string[] = [];
     for (const cell of cells) {
       const o = options(cell);
       const scene = layout(o);
       const pixels = await rasterize(scene, o, prepareRasterImages(scene, o));
-      const read = await decodeBoth(pixels, scene.moduleBox.w / scene.matrix.size);
-      if (read.zxing !== o.data || read.jsqr !== o.data) {
+      const checks = await readabilityChecks(
+        pixels,
+        o.data,
+        scene.moduleBox.w / scene.matrix.size,
+        true,
+      );
+      const missed = checks
+        .filter((c) => !c.zxing || !c.jsqr)
+        .map((c) => `${c.copy}${c.zxing ? '' : ' zxing'}${c.jsqr ? '' : ' jsqr'}`);
+      if (missed.length > 0) {
         failures.push(
           `${o.style}/${o.innerEyeStyle}/${o.outerEyeStyle} ${o.data === SHORT ? 'short' : 'long'} ` +
             `fg=${o.foreground.type === 'color' ? 'color' : o.foreground.style} logo=${o.logo ? 1 : 0} ` +
-            `frame=${o.frame?.name ?? 'none'}: zxing=${read.zxing === o.data} jsqr=${read.jsqr === o.data}`,
+            `frame=${o.frame?.name ?? 'none'}: ${missed.join(', ')}`,
         );
       }
     }
-    expect(failures).toEqual([]);
-  }, 180_000);
+    expect(failures).toEqual(KNOWN_UNREADABLE);
+  }, 600_000);
 });

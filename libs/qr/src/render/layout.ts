@@ -1,7 +1,8 @@
 import { textPath } from './fonts';
+import { frameLayout } from './frames';
 import { alignmentMask, createMatrix, finderOrigins, inFinder, maxEcc, QrMatrix } from './matrix';
 import { Ecc, MIN_QUIET_ZONE, RenderOptions } from './options';
-import { innerEyeShape, moduleShape, outerEyeShape, Prim, Shape } from './shapes';
+import { eyeShapes, moduleShape, Prim, Shape } from './shapes';
 
 export interface Box {
   x: number;
@@ -23,12 +24,14 @@ export interface Scene {
   moduleBox: Box;
   modules: Prim[];
   outerEyes: Shape[];
-  innerEyes: Prim[];
+  innerEyes: Shape[];
   logoBox: Box | null;
-  /** Where the background colour goes: the code box, with the frame's inner corners. */
-  backgroundShape: Extract<Prim, { kind: 'rect' }>;
+  /** Where the background colour goes: the code box, or the frame's hole around it. */
+  backgroundShape: Prim;
   frame: {
-    outline: Extract<Prim, { kind: 'rect' }>;
+    /** The frame colour covers `add` minus `sub` minus the background shape. */
+    add: Prim[];
+    sub: Prim[];
     textBox: Box;
     /** SVG path data of the frame text (outlines from the font), or '' for no text. */
     textPath: string;
@@ -62,24 +65,18 @@ function scalePrim(p: Prim, m: number, ox: number, oy: number): Prim {
   }
 }
 
-function frameGeometry(options: RenderOptions): {
-  border: number;
-  band: number;
-  top: boolean;
-  round: boolean;
-  simple: boolean;
-} | null {
-  if (!options.frame) {
-    return null;
+/**
+ * Pixels per module. Whole pixels keep every module edge on the pixel grid (crisp for decoders);
+ * the pixels left over widen the quiet zone. When they would widen it by more than 3 % of the code
+ * on each side (small sizes: 100 px for 37 modules is 2 px a module and 26 px left over), modules
+ * take a fraction of a pixel instead and fill the box, so small codes keep the quiet zone asked for.
+ */
+function modulePixels(code: number, modules: number): number {
+  const whole = Math.floor(code / modules);
+  if (whole >= 1 && code - whole * modules <= code * 0.06) {
+    return whole;
   }
-  const name = options.frame.name;
-  return {
-    border: Math.max(2, Math.round(options.size * (name.includes('simple') ? 0.02 : 0.04))),
-    band: Math.round(options.size * 0.18),
-    top: name.endsWith('top_text'),
-    round: name.startsWith('round'),
-    simple: name.includes('simple'),
-  };
+  return code / modules;
 }
 
 export function layout(options: RenderOptions): Scene {
@@ -87,15 +84,12 @@ export function layout(options: RenderOptions): Scene {
   const matrix = createMatrix(options.data, ecc);
   const n = matrix.size;
   const quiet = Math.max(options.margin, MIN_QUIET_ZONE);
-  const size = options.size;
-  // Whole pixels per module keep every module edge on the pixel grid (crisp for decoders); the
-  // pixels left over widen the quiet zone. Below one pixel per module, fractions are all there is.
-  const m = Math.max(Math.floor(size / (n + 2 * quiet)), Math.min(1, size / (n + 2 * quiet)));
-  const f = frameGeometry(options);
-  const border = f?.border ?? 0;
-  const band = f?.band ?? 0;
-  const codeBox: Box = { x: border, y: border + (f?.top ? band : 0), w: size, h: size };
-  const inset = Math.floor((size - n * m) / 2);
+  const f = frameLayout(options.frame?.name ?? null, options.size);
+  const codeBox = f.codeBox;
+  const size = codeBox.w;
+  const m = modulePixels(size, n + 2 * quiet);
+  // Whole-pixel modules start on a whole pixel; fractional ones are centred exactly.
+  const inset = Number.isInteger(m) ? Math.floor((size - n * m) / 2) : (size - n * m) / 2;
   const ox = codeBox.x + inset;
   const oy = codeBox.y + inset;
   const moduleBox: Box = { x: ox, y: oy, w: n * m, h: n * m };
@@ -138,50 +132,26 @@ export function layout(options: RenderOptions): Scene {
   // The corner of each finder that faces the middle: tl eye → br corner (2), tr → bl (3), bl → tr (1).
   const toward = [2, 3, 1];
   const outerEyes: Shape[] = [];
-  const innerEyes: Prim[] = [];
+  const innerEyes: Shape[] = [];
+  const scaleShape = (s: Shape): Shape => ({
+    add: s.add.map((p) => scalePrim(p, m, ox, oy)),
+    sub: s.sub.map((p) => scalePrim(p, m, ox, oy)),
+    ...(s.clip ? { clip: scalePrim(s.clip, m, ox, oy) } : {}),
+  });
   finderOrigins(n).forEach(([x, y], i) => {
-    const s = outerEyeShape(options.outerEyeStyle, x, y, toward[i]);
-    outerEyes.push({
-      add: s.add.map((p) => scalePrim(p, m, ox, oy)),
-      sub: s.sub.map((p) => scalePrim(p, m, ox, oy)),
-    });
-    for (const p of innerEyeShape(options.innerEyeStyle, x + 2, y + 2, toward[i])) {
-      innerEyes.push(scalePrim(p, m, ox, oy));
-    }
+    const eye = eyeShapes(options.outerEyeStyle, options.innerEyeStyle, x, y, toward[i]);
+    outerEyes.push(scaleShape(eye.outer));
+    innerEyes.push(scaleShape(eye.inner));
   });
 
   let frame: Scene['frame'] = null;
-  let backgroundShape: Scene['backgroundShape'] = { kind: 'rect', ...codeBox, r: [0, 0, 0, 0] };
-  const width = size + 2 * border;
-  const height = size + 2 * border + band;
-  if (f && options.frame) {
-    const radius = f.round ? size * 0.06 : 0;
-    const inner = f.round ? radius * 0.6 : 0;
-    const outerH = f.simple ? size + 2 * border : height;
-    const outerY = f.simple && f.top ? band : 0;
-    backgroundShape = { kind: 'rect', ...codeBox, r: [inner, inner, inner, inner] };
-    frame = {
-      outline: {
-        kind: 'rect',
-        x: 0,
-        y: outerY,
-        w: width,
-        h: outerH,
-        r: [radius, radius, radius, radius],
-      },
-      textBox: {
-        x: border,
-        y: f.top ? 0 : f.simple ? size + 2 * border : codeBox.y + size,
-        w: size,
-        h: f.simple ? band : band + border,
-      },
-      textPath: '',
-    };
-  }
-
-  if (frame && options.frame?.text) {
-    const fontSize = band * 0.5 * (1 + 0.08 * options.frame.textSize);
-    frame.textPath = textPath(options.frame.text, options.frame.font, fontSize, frame.textBox);
+  const { width, height } = f;
+  if (options.frame && f.textBox) {
+    frame = { add: f.add, sub: f.sub, textBox: f.textBox, textPath: '' };
+    if (options.frame.text) {
+      const fontSize = f.textBox.h * 0.5 * (1 + 0.08 * options.frame.textSize);
+      frame.textPath = textPath(options.frame.text, options.frame.font, fontSize, f.textBox);
+    }
   }
   return {
     width,
@@ -194,7 +164,7 @@ export function layout(options: RenderOptions): Scene {
     outerEyes,
     innerEyes,
     logoBox,
-    backgroundShape,
+    backgroundShape: f.hole,
     frame,
   };
 }

@@ -10,14 +10,27 @@ export const GRADIENT_STYLES = [
   'radial',
 ] as const;
 export const ECC_LEVELS = ['L', 'M', 'Q', 'H'] as const;
-/** Frame names are the origin product's; each draws a border and a text band. */
+/** Frame names are the origin product's (all 19); each draws a border or shape and a text box. */
 export const FRAMES = [
+  'circle_simple_bottom_text',
+  'round_simple_bottom_text',
+  'straight_simple_bottom_text',
+  'round_card_bottom_text',
   'straight_bottom_text',
   'straight_top_text',
   'round_bottom_text',
   'round_top_text',
-  'straight_simple_bottom_text',
-  'round_simple_bottom_text',
+  'tooltip_bottom_text',
+  'tooltip_top_text',
+  'ribbon_bottom_text',
+  'ribbon_top_text',
+  'tooltip_snap_top_text',
+  'tooltip_snap_bottom_text',
+  'straight_semi_bordered_bottom_text',
+  'round_semi_bordered_bottom_text',
+  'hand_arrows_bottom_text',
+  'broken_ticket_bottom_text',
+  'smooth_ribbon_bottom_text',
 ] as const;
 export const FRAME_FONTS = [
   'sora',
@@ -28,6 +41,15 @@ export const FRAME_FONTS = [
   'helvetica',
   'verdana',
   'tahoma',
+  'trebuchet_ms',
+  'courier_new',
+  'monaco',
+  'comic_sans_ms',
+  'impact',
+  'luminari',
+  'baskerville',
+  'papyrus',
+  'brush_script_mt',
 ] as const;
 
 export type ModuleStyle = (typeof MODULE_STYLES)[number];
@@ -63,7 +85,10 @@ export interface FrameOptions {
 export interface RenderOptions {
   data: string;
   ecc: Ecc;
-  /** Width of the code in pixels, quiet zone included (a frame adds its border and band). */
+  /**
+   * Height of the image in pixels, frame included; without a frame the image is size × size, with
+   * one it is as wide as the frame needs (never wider than size).
+   */
   size: number;
   /** Quiet zone in modules; never less than MIN_QUIET_ZONE. */
   margin: number;

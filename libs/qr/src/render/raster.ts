@@ -30,14 +30,25 @@ export async function rasterize(
   }
   const canvas = new Canvas(scene.width, scene.height, target);
   const frame = options.frame;
+  const hole = scene.backgroundShape;
   if (scene.frame && frame) {
-    // The hole of the frame is exactly the background shape, drawn next over it.
-    canvas.fillRect(scene.frame.outline, parseHex(frame.color));
+    const { add, sub } = scene.frame;
+    if (add.length === 1 && add[0].kind === 'rect' && sub.length === 0 && hole.kind === 'rect') {
+      // One rectangle: filled row by row; its hole is the background shape, set next over it.
+      canvas.fillRect(add[0], parseHex(frame.color));
+    } else {
+      canvas.fill(add, [...sub, hole], parseHex(frame.color));
+    }
   }
   const cb = scene.codeBox;
-  // The background is the code area's bottom layer: its pixels are set, not blended.
+  // The background is the code area's bottom layer: its pixels are set, not blended (the frame
+  // leaves them empty when the hole is not a rectangle, so blending onto them sets them too).
   const bgAlpha = Math.round(255 * (1 - options.background.transparency / 100));
-  canvas.fillRect(scene.backgroundShape, parseHex(options.background.color), bgAlpha);
+  if (hole.kind === 'rect') {
+    canvas.fillRect(hole, parseHex(options.background.color), bgAlpha);
+  } else {
+    canvas.fill([hole], [], parseHex(options.background.color), bgAlpha / 255);
+  }
   if (images.background && options.backgroundImage) {
     canvas.image(images.background, cb, 1 - options.backgroundImage.transparency / 100);
   }
@@ -60,8 +71,8 @@ export async function rasterize(
   for (const eye of scene.outerEyes) {
     canvas.fill(eye.add, eye.sub, outer);
   }
-  for (const p of scene.innerEyes) {
-    canvas.fill([p], [], inner);
+  for (const eye of scene.innerEyes) {
+    canvas.fill(eye.add, eye.sub, inner, 1, eye.clip);
   }
   if (!needed) {
     images = await pending;

@@ -18,9 +18,11 @@ export type Prim =
   | { kind: 'diamond'; cx: number; cy: number; r: number }
   | { kind: 'polygon'; points: Array<[number, number]> };
 
+/** The union of `add` minus the union of `sub`, cut to `clip` when there is one. */
 export interface Shape {
   add: Prim[];
   sub: Prim[];
+  clip?: Prim;
 }
 
 const rect = (x: number, y: number, w: number, h: number, r = [0, 0, 0, 0]): Prim => ({
@@ -139,6 +141,72 @@ export function innerEyeShape(style: InnerEyeStyle, x: number, y: number, toward
     case 'leaf':
       return [rect(x, y, 3, 3, [1.2, 0, 1.2, 0])];
   }
+}
+
+/** The primitive scaled by k about (cx, cy). */
+export function scaleAbout(p: Prim, cx: number, cy: number, k: number): Prim {
+  switch (p.kind) {
+    case 'rect':
+      return {
+        ...p,
+        x: cx + (p.x - cx) * k,
+        y: cy + (p.y - cy) * k,
+        w: p.w * k,
+        h: p.h * k,
+        r: p.r.map((r) => r * k) as [number, number, number, number],
+      };
+    case 'circle':
+    case 'diamond':
+      return { ...p, cx: cx + (p.cx - cx) * k, cy: cy + (p.cy - cy) * k, r: p.r * k };
+    case 'polygon':
+      return {
+        ...p,
+        points: p.points.map(([x, y]): [number, number] => [cx + (x - cx) * k, cy + (y - cy) * k]),
+      };
+  }
+}
+
+/**
+ * How far the inner eye may reach, as a fraction of the outer eye's hole, on any line through
+ * the centre. A finder pattern reads 1:1:3:1:1 on every scan line through its centre: ring,
+ * gap, centre, gap, ring. On the axes every style already does (the hole reaches 2.5 modules, the
+ * centre 1.5 = 0.6 × 2.5); along the diagonals a square centre in a circular ring left a gap of
+ * 0.38 modules, a dot in a square ring one of 1.9. So the centre is drawn as its style's shape,
+ * grown to at least LOW × the hole and cut to at most HIGH × the hole, the hole scaled about the
+ * centre: every line through the centre then stays within a quarter module of 1:1:3:1:1 (the
+ * decoders allow half a module; see eyes.spec.ts). Rings whose corners differ (rounded, leaf and
+ * above all flower, thicker at its one sharp corner) leave less room, so their centres keep
+ * closer to 0.6.
+ */
+const INNER_FIT: Record<OuterEyeStyle, [number, number]> = {
+  square: [0.52, 0.68],
+  circle: [0.52, 0.68],
+  rounded: [0.54, 0.66],
+  flower: [0.57, 0.63],
+  leaf: [0.54, 0.66],
+};
+
+/** The outer ring and the centre of the finder pattern whose top-left module is (x, y). */
+export function eyeShapes(
+  outerStyle: OuterEyeStyle,
+  innerStyle: InnerEyeStyle,
+  x: number,
+  y: number,
+  toward: number,
+): { outer: Shape; inner: Shape } {
+  const outer = outerEyeShape(outerStyle, x, y, toward);
+  const hole = outer.sub[0];
+  const [low, high] = INNER_FIT[outerStyle];
+  const cx = x + 3.5;
+  const cy = y + 3.5;
+  return {
+    outer,
+    inner: {
+      add: [...innerEyeShape(innerStyle, x + 2, y + 2, toward), scaleAbout(hole, cx, cy, low)],
+      sub: [],
+      clip: scaleAbout(hole, cx, cy, high),
+    },
+  };
 }
 
 /** Whether the point lies inside the primitive (all values in the same units). */

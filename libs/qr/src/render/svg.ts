@@ -49,8 +49,13 @@ export function writeSvg(scene: Scene, options: RenderOptions, images: SvgImages
   out.push(`<defs>${paint.defs}</defs>`);
   const frame = options.frame;
   if (scene.frame && frame) {
-    const hole = { add: [scene.frame.outline], sub: [scene.backgroundShape] };
-    out.push(`<path fill="${frame.color}" fill-rule="evenodd" d="${shapePath(hole)}"/>`);
+    // The frame's shapes may overlap, so each is its own path; a mask cuts out the holes.
+    const holes = [...scene.frame.sub, scene.backgroundShape].map(primPath).join('');
+    const parts = scene.frame.add.map((p) => `<path d="${primPath(p)}"/>`).join('');
+    out.push(
+      `<mask id="framecut" maskUnits="userSpaceOnUse" x="0" y="0" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#fff"/><path fill="#000" d="${holes}"/></mask>`,
+      `<g fill="${frame.color}" mask="url(#framecut)">${parts}</g>`,
+    );
   }
   const bgOpacity = 1 - options.background.transparency / 100;
   out.push(
@@ -75,8 +80,20 @@ export function writeSvg(scene: Scene, options: RenderOptions, images: SvgImages
   const innerFill = options.eyes?.inner ?? paint.fill;
   out.push(
     `<path fill="${outerFill}" fill-rule="evenodd" d="${scene.outerEyes.map(shapePath).join('')}"/>`,
-    `<path fill="${innerFill}" d="${scene.innerEyes.map(primPath).join('')}"/>`,
   );
+  // Each centre is a union of shapes cut to a clip: one path per shape (their windings differ, so
+  // one path of all of them could leave holes where they overlap), grouped under the clip.
+  scene.innerEyes.forEach((eye, i) => {
+    const parts = eye.add.map((p) => `<path d="${primPath(p)}"/>`).join('');
+    if (eye.clip) {
+      out.push(
+        `<clipPath id="eye${i}"><path d="${primPath(eye.clip)}"/></clipPath>`,
+        `<g fill="${innerFill}" clip-path="url(#eye${i})">${parts}</g>`,
+      );
+    } else {
+      out.push(`<g fill="${innerFill}">${parts}</g>`);
+    }
+  });
   if (images.logo && scene.logoBox) {
     const lb = scene.logoBox;
     out.push(

@@ -46,7 +46,13 @@ export class QrStyleFields {
   @IsIn(ECC_LEVELS, oneOf(ECC_LEVELS))
   ecc?: (typeof ECC_LEVELS)[number];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 50, maximum: 2000 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 50,
+    maximum: 2000,
+    description:
+      'Height of the image in pixels, frame included; without a frame the image is size × size, with one as wide as the frame needs (never wider).',
+  })
   @IsOptional()
   @IntRange(50, 2000)
   size?: number;
