@@ -389,6 +389,16 @@ export interface ReadabilityCheck {
   jsqr: boolean;
 }
 
+/** The first check of isReadable alone: both decoders on the image as rendered. */
+export async function readStraight(
+  img: RgbaImage,
+  expected: string,
+  modulePixels = 0,
+): Promise<ReadabilityCheck> {
+  const straight = await decodeBoth(img, modulePixels);
+  return { copy: 'straight', zxing: straight.zxing === expected, jsqr: straight.jsqr === expected };
+}
+
 /**
  * Every check of isReadable, in order, up to the first copy that a decoder does not read (or all
  * of them when `all`).

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { readabilityChecks } from '../readability';
+import { readabilityChecks, readStraight } from '../readability';
 import { prepareRasterImages } from './images';
 import { layout } from './layout';
 import {
@@ -170,29 +170,43 @@ describe('readability grid', () => {
     expect(missing).toEqual([]);
   });
 
-  it('reads back every cell with zxing-wasm and jsQR, straight and in every copy', async () => {
+  /**
+   * Every cell is read straight by both decoders. The copies of the readability check (five
+   * copies, each at a few scales, twice decoded) cost about two thirds of a second per cell on a
+   * 2-core machine, so the test command checks them for every FULL_EVERY-th cell, a different
+   * quarter of the grid on each day of the month; `QR_GRID=full` (npm run test:qr-grid) checks
+   * them for all 360 cells.
+   */
+  const full = process.env.QR_GRID === 'full';
+  const FULL_EVERY = 4;
+  const offset = new Date().getUTCDate() % FULL_EVERY;
+  const withCopies = (index: number): boolean => full || index % FULL_EVERY === offset;
+
+  it(`reads back every cell with zxing-wasm and jsQR, straight and (${full ? 'every cell' : `every ${FULL_EVERY}th cell`}) in every copy`, async () => {
     const failures: string[] = [];
-    for (const cell of cells) {
+    const checked = new Set<string>();
+    for (const [index, cell] of cells.entries()) {
       const o = options(cell);
       const scene = layout(o);
       const pixels = await rasterize(scene, o, prepareRasterImages(scene, o));
-      const checks = await readabilityChecks(
-        pixels,
-        o.data,
-        scene.moduleBox.w / scene.matrix.size,
-        true,
-      );
+      const modulePixels = scene.moduleBox.w / scene.matrix.size;
+      const checks = withCopies(index)
+        ? await readabilityChecks(pixels, o.data, modulePixels, true)
+        : [await readStraight(pixels, o.data, modulePixels)];
+      const label =
+        `${o.style}/${o.innerEyeStyle}/${o.outerEyeStyle} ${o.data === SHORT ? 'short' : 'long'} ` +
+        `fg=${o.foreground.type === 'color' ? 'color' : o.foreground.style} logo=${o.logo ? 1 : 0} ` +
+        `frame=${o.frame?.name ?? 'none'}`;
+      if (withCopies(index)) checked.add(label);
       const missed = checks
         .filter((c) => !c.zxing || !c.jsqr)
         .map((c) => `${c.copy}${c.zxing ? '' : ' zxing'}${c.jsqr ? '' : ' jsqr'}`);
       if (missed.length > 0) {
-        failures.push(
-          `${o.style}/${o.innerEyeStyle}/${o.outerEyeStyle} ${o.data === SHORT ? 'short' : 'long'} ` +
-            `fg=${o.foreground.type === 'color' ? 'color' : o.foreground.style} logo=${o.logo ? 1 : 0} ` +
-            `frame=${o.frame?.name ?? 'none'}: ${missed.join(', ')}`,
-        );
+        failures.push(`${label}: ${missed.join(', ')}`);
       }
     }
-    expect(failures).toEqual(KNOWN_UNREADABLE);
+    expect(failures).toEqual(
+      KNOWN_UNREADABLE.filter((known) => checked.has(known.slice(0, known.indexOf(': ')))),
+    );
   }, 600_000);
 });
