@@ -1,4 +1,3 @@
-import { AppError } from '@app/common';
 import { type PlanSettings, PlansRepository, UNLIMITED_PLAN } from '@app/database';
 import { addMonths } from './payment-values';
 import { PlanLimits, refusal } from './plan-limits';
@@ -59,32 +58,6 @@ describe(PlanLimits.name, () => {
       problems: [{ title: 'Your plan allows 10 links; you have 9 and this request adds 2.' }],
     });
     expect(write).not.toHaveBeenCalled();
-  });
-
-  it('runs the limited writes of one owner one after another', async () => {
-    const { limits } = limitsWith({ links_limit: 100 }, 0);
-    const order: string[] = [];
-    const slow = limits.within(7, { links: 1 }, async () => {
-      order.push('a start');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      order.push('a end');
-    });
-    const fast = limits.within(7, { links: 1 }, () => {
-      order.push('b');
-      return Promise.resolve();
-    });
-    await Promise.all([slow, fast]);
-    expect(order).toEqual(['a start', 'a end', 'b']);
-  });
-
-  it('keeps the queue going after a refused write', async () => {
-    const { limits } = limitsWith({ links_limit: 1 }, 1);
-    await expect(limits.within(7, { links: 1 }, () => Promise.resolve())).rejects.toBeInstanceOf(
-      AppError,
-    );
-    await expect(limits.within(7, { projects: 1 }, () => Promise.resolve('ok'))).resolves.toBe(
-      'ok',
-    );
   });
 });
 

@@ -30,14 +30,12 @@ const NAMES: Record<LimitedResource, [string, string]> = {
 /**
  * The plan's limits on creates. A write that adds to a limited resource runs in a transaction that
  * first counts what the owner has: on PostgreSQL the owner's user row is locked for it (several
- * instances take turns), and in this process the owner's limited writes are queued one after the
- * other (SQLite has no row locks). Two creates at the limit therefore never both succeed. Writes
- * the plan does not limit skip all of this.
+ * instances take turns); on SQLite transactions take turns anyway (serializeSqliteTransactions in
+ * libs/database). Two creates at the limit therefore never both succeed. Writes the plan does not
+ * limit skip all of this.
  */
 @Injectable()
 export class PlanLimits {
-  private readonly queues = new Map<number, Promise<unknown>>();
-
   constructor(
     private readonly plans: PlansService,
     private readonly repo: PlansRepository,
@@ -64,30 +62,16 @@ export class PlanLimits {
     if (limited.length === 0) {
       return write();
     }
-    return this.serially(ownerId, () =>
-      this.repo.transaction(async (em) => {
-        await lockOwner(em, ownerId);
-        for (const { resource, adding, limit } of limited) {
-          const used = await countUsage(em, ownerId, resource);
-          if (used + adding > limit) {
-            throw new AppError('plan_limit_reached', refusal(resource, limit, used, adding));
-          }
+    return this.repo.transaction(async (em) => {
+      await lockOwner(em, ownerId);
+      for (const { resource, adding, limit } of limited) {
+        const used = await countUsage(em, ownerId, resource);
+        if (used + adding > limit) {
+          throw new AppError('plan_limit_reached', refusal(resource, limit, used, adding));
         }
-        return write(em);
-      }),
-    );
-  }
-
-  private async serially<T>(ownerId: number, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(ownerId) ?? Promise.resolve();
-    const run = previous.then(work, work);
-    const tail = run.catch(() => undefined);
-    this.queues.set(ownerId, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.queues.get(ownerId) === tail) this.queues.delete(ownerId);
-    }
+      }
+      return write(em);
+    });
   }
 }
 

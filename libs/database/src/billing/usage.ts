@@ -91,8 +91,8 @@ export function siteBytes(settings: string): number {
 
 /**
  * Locks the owner's user row until the transaction ends, so that creates of one owner check their
- * limits one after another (PostgreSQL, across instances). SQLite has one writer per process; the
- * caller serialises per owner in process.
+ * limits one after another (PostgreSQL, across instances). SQLite needs no lock: its transactions
+ * take turns process-wide (serializeSqliteTransactions).
  */
 export async function lockOwner(em: EntityManager, ownerId: number): Promise<void> {
   if (em.connection.options.type === 'postgres') {
