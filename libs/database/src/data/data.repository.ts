@@ -55,26 +55,7 @@ export class DataRepository extends OwnedRepository<DatumEntity> {
    * Writes a record and its `data.created` event in one transaction: both or neither. A second
    * booking of the same appointment slot violates the unique index and is reported as null.
    */
-  record(
-    values: Omit<DatumEntity, 'id'>,
-    handlerIds: readonly number[],
-    now: Date,
-  ): Promise<DatumEntity | null> {
-    if (this.repo.manager.connection.options.type !== 'better-sqlite3') {
-      return this.write(values, handlerIds, now);
-    }
-    // SQLite's one connection holds one transaction at a time: writes of this process take turns.
-    const run = this.sqliteTail.then(() => this.write(values, handlerIds, now));
-    this.sqliteTail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
-  private sqliteTail: Promise<void> = Promise.resolve();
-
-  private async write(
+  async record(
     values: Omit<DatumEntity, 'id'>,
     handlerIds: readonly number[],
     now: Date,
