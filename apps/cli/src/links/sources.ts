@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { AppError } from '@app/common';
+import { AppError, isObject } from '@app/common';
 import { aliasOf, ParsedRow, RowError, text, toRow } from './import-row';
 
 export const IMPORT_SOURCES = ['bitly', 'yourls', 'kutt', 'shlink', 'csv'] as const;
@@ -132,7 +132,7 @@ function readYourlsApi(content: string): ParsedRow[] {
     );
   }
   return Object.values(body.links as Record<string, unknown>).map((entry, i) => {
-    const link = isRecord(entry) ? entry : {};
+    const link = isObject(entry) ? entry : {};
     return toRow(i + 1, {
       location: text(link.url),
       alias: aliasOf(text(link.shorturl)),
@@ -165,7 +165,7 @@ function readYourlsCsv(content: string): ParsedRow[] {
  */
 function readKutt(content: string): ParsedRow[] {
   const body = readJson(content, 'Kutt link list');
-  const data = Array.isArray(body) ? body : isRecord(body) ? body.data : undefined;
+  const data = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
   if (!Array.isArray(data)) {
     throw new AppError(
       'validation_failed',
@@ -174,7 +174,7 @@ function readKutt(content: string): ParsedRow[] {
     );
   }
   return data.map((entry, i): ParsedRow => {
-    const link = isRecord(entry) ? entry : {};
+    const link = isObject(entry) ? entry : {};
     const alias = text(link.address) || null;
     const refuse = (reason: string): RowError => ({ row: i + 1, url: alias, reason });
     if (link.password === true) {
@@ -240,8 +240,4 @@ function readJson(content: string, what: string): unknown {
   } catch {
     throw new AppError('validation_failed', `The file is not a readable ${what} (JSON).`, 'file');
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

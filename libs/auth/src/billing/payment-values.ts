@@ -11,7 +11,11 @@ export type PaymentFrequency = (typeof PAYMENT_FREQUENCIES)[number];
 export const PAYMENT_TYPES = ['one_time', 'recurring'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
-export const PAYMENT_PROCESSORS = ['stripe', 'paddle', 'lemonsqueezy', 'offline_payment'] as const;
+/** The processors that sell plans through signed webhooks (and name their prices in a plan). */
+export const WEBHOOK_PROCESSORS = ['stripe', 'paddle', 'lemonsqueezy'] as const;
+export type WebhookProcessor = (typeof WEBHOOK_PROCESSORS)[number];
+
+export const PAYMENT_PROCESSORS = [...WEBHOOK_PROCESSORS, 'offline_payment'] as const;
 export type PaymentProcessor = (typeof PAYMENT_PROCESSORS)[number];
 
 /** Months a payment of each frequency buys; null: for ever. */

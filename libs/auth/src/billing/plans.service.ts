@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppError, BoundedCache, Clock, NotFoundError } from '@app/common';
+import { AppError, BoundedCache, Clock, isObject, NotFoundError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   countAllUsage,
@@ -14,7 +14,7 @@ import {
   UNLIMITED_PLAN,
 } from '@app/database';
 import { parseAmount } from './money';
-import { PAYMENT_FREQUENCIES, type PaymentFrequency } from './payment-values';
+import { PAYMENT_FREQUENCIES, type PaymentFrequency, WEBHOOK_PROCESSORS } from './payment-values';
 
 /** The plan that applies to a user now. */
 export interface EffectivePlan {
@@ -32,8 +32,6 @@ export interface PlanInput {
   prices?: unknown;
   price_ids?: unknown;
 }
-
-export const PLAN_PROCESSORS = ['stripe', 'paddle', 'lemonsqueezy'] as const;
 
 /** How long the per-key rate limit of a user is remembered (a plan change on this instance drops it at once). */
 const RATE_LIMIT_TTL_MS = 10_000;
@@ -172,13 +170,9 @@ function storedJson(text: string | undefined): unknown {
   return text === undefined ? {} : (JSON.parse(text) as unknown);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `{ "currency": "EUR", "monthly": "9.99", … }`: decimal strings in the plan's currency. */
 function priceProblems(prices: unknown): Array<{ title: string; field: string }> {
-  if (!isRecord(prices)) return [{ title: 'prices must be a JSON object.', field: 'prices' }];
+  if (!isObject(prices)) return [{ title: 'prices must be a JSON object.', field: 'prices' }];
   const { currency, ...amounts } = prices;
   if (Object.keys(amounts).length === 0) return [];
   if (typeof currency !== 'string') {
@@ -214,18 +208,18 @@ function priceProblems(prices: unknown): Array<{ title: string; field: string }>
 
 /** `{ "stripe": { "monthly": "price_…" }, … }`. */
 function priceIdProblems(priceIds: unknown): Array<{ title: string; field: string }> {
-  if (!isRecord(priceIds))
+  if (!isObject(priceIds))
     return [{ title: 'price_ids must be a JSON object.', field: 'price_ids' }];
   const problems: Array<{ title: string; field: string }> = [];
   for (const [processor, byFrequency] of Object.entries(priceIds)) {
-    if (!(PLAN_PROCESSORS as readonly string[]).includes(processor)) {
+    if (!(WEBHOOK_PROCESSORS as readonly string[]).includes(processor)) {
       problems.push({
-        title: `price_ids.${processor} is not a processor; use ${PLAN_PROCESSORS.join(', ')}.`,
+        title: `price_ids.${processor} is not a processor; use ${WEBHOOK_PROCESSORS.join(', ')}.`,
         field: 'price_ids',
       });
       continue;
     }
-    if (!isRecord(byFrequency)) {
+    if (!isObject(byFrequency)) {
       problems.push({
         title: `price_ids.${processor} must be an object of frequency to price id.`,
         field: 'price_ids',

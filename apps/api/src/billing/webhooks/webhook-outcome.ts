@@ -1,4 +1,10 @@
-import type { PaymentFrequency, PaymentInput, PaymentProcessor } from '@app/auth';
+import {
+  PAYMENT_FREQUENCIES,
+  type PaymentFrequency,
+  type PaymentInput,
+  type PaymentProcessor,
+} from '@app/auth';
+import { isObject } from '@app/common';
 
 /** A payment as read from a processor's event, before its plan is known for sure. */
 export interface ReadPayment extends Omit<PaymentInput, 'planId' | 'frequency'> {
@@ -18,16 +24,12 @@ export type WebhookOutcome =
   | { kind: 'refund'; processor: PaymentProcessor; paymentIds: string[] }
   | { kind: 'ignored'; reason: string };
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `value[a][b]…`, or undefined when a step is missing. */
 export function pick(value: unknown, ...path: Array<string | number>): unknown {
   let current = value;
   for (const step of path) {
     if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isRecord(current) && typeof step === 'string') current = current[step];
+    else if (isObject(current) && typeof step === 'string') current = current[step];
     else return undefined;
   }
   return current;
@@ -50,10 +52,8 @@ export function minorOf(value: unknown): number {
   return 0;
 }
 
-const FREQUENCIES: readonly string[] = ['monthly', 'quarterly', 'biannual', 'annual', 'lifetime'];
-
 export function frequencyOf(value: unknown): PaymentFrequency | null {
-  return typeof value === 'string' && FREQUENCIES.includes(value)
+  return typeof value === 'string' && (PAYMENT_FREQUENCIES as readonly string[]).includes(value)
     ? (value as PaymentFrequency)
     : null;
 }

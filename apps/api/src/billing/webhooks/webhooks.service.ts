@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   currencyExponent,
-  type PaymentProcessor,
+  type WebhookProcessor,
   PaymentsRecorder,
   planOfPriceId,
   PlansService,
@@ -14,9 +14,6 @@ import { readPaddleEvent } from './paddle-events';
 import { verifyLemonSqueezy, verifyPaddle, verifyStripe } from './signatures';
 import { readStripeEvent } from './stripe-events';
 import { frequencyOf, type ReadPayment, type WebhookOutcome } from './webhook-outcome';
-
-export const WEBHOOK_PROCESSORS = ['stripe', 'paddle', 'lemonsqueezy'] as const;
-export type WebhookProcessor = (typeof WEBHOOK_PROCESSORS)[number];
 
 /** What a webhook answers (200): what was done with the event. */
 export interface WebhookResult {
@@ -134,12 +131,11 @@ export class WebhooksService {
     } as const;
   }
 
-  private secretOf(processor: PaymentProcessor): string | null {
+  private secretOf(processor: WebhookProcessor): string | null {
     const billing = this.config.billing;
     if (processor === 'stripe') return billing.stripeWebhookSecret;
     if (processor === 'paddle') return billing.paddleWebhookSecret;
-    if (processor === 'lemonsqueezy') return billing.lemonSqueezyWebhookSecret;
-    return null;
+    return billing.lemonSqueezyWebhookSecret;
   }
 }
 

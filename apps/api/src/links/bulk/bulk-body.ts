@@ -1,4 +1,4 @@
-import { AppError, parseFormBoolean, Problem } from '@app/common';
+import { AppError, isObject, parseFormBoolean, Problem } from '@app/common';
 
 /** Links one POST /v1/links/bulk may create. */
 export const MAX_BULK_LINKS = 1000;
@@ -71,8 +71,4 @@ export function atIndex(index: number, problem: Problem): Problem {
     title: `Link [${index}]: ${problem.title}`,
     field: problem.field === undefined ? `[${index}]` : `[${index}].${problem.field}`,
   };
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

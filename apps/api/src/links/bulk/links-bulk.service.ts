@@ -5,6 +5,7 @@ import {
   AppError,
   Clock,
   createValidationPipe,
+  isObject,
   LINK_CHANGED,
   LinkChangedEvent,
   Problem,
@@ -17,7 +18,7 @@ import { LinkInputService, NewLinkInput } from '../link-input.service';
 import { toLinkResponse } from '../link.mapper';
 import { domainRoot } from '../links.service';
 import { BatchedLinkLookups } from './batched-lookups';
-import { atIndex, isObject, readBulkBody } from './bulk-body';
+import { atIndex, readBulkBody } from './bulk-body';
 
 /** One link of a bulk create, as the answer lists it. */
 export interface BulkCreatedLink {
