@@ -2,24 +2,14 @@ import { decodeBoth, isReadable, readabilityChecks, VARIANTS } from './readabili
 import { prepareRasterImages } from './render/images';
 import { layout } from './render/layout';
 import { RenderOptions, RgbaImage } from './render/options';
+import { plainOptions } from './render/plain-options';
 import { rasterize } from './render/raster';
 
-const BASE: RenderOptions = {
+const BASE: RenderOptions = plainOptions({
   data: 'https://linkdock.test/readability',
   ecc: 'L',
   size: 300,
-  margin: 2,
-  style: 'square',
-  innerEyeStyle: 'square',
-  outerEyeStyle: 'square',
-  foreground: { type: 'color', color: '#000000' },
-  eyes: null,
-  background: { color: '#ffffff', transparency: 0 },
-  logo: null,
-  backgroundImage: null,
-  foregroundImage: null,
-  frame: null,
-};
+});
 
 async function draw(options: RenderOptions): Promise<{ img: RgbaImage; modulePixels: number }> {
   const scene = layout(options);

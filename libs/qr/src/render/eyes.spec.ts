@@ -3,24 +3,10 @@ import { decodeBoth } from '../readability';
 import { prepareRasterImages } from './images';
 import { layout } from './layout';
 import { INNER_EYE_STYLES, OUTER_EYE_STYLES, RenderOptions, RgbaImage } from './options';
+import { plainOptions } from './plain-options';
 import { rasterize } from './raster';
 
-const BASE: RenderOptions = {
-  data: 'https://linkdock.test/m',
-  ecc: 'M',
-  size: 1000,
-  margin: 2,
-  style: 'square',
-  innerEyeStyle: 'square',
-  outerEyeStyle: 'square',
-  foreground: { type: 'color', color: '#000000' },
-  eyes: null,
-  background: { color: '#ffffff', transparency: 0 },
-  logo: null,
-  backgroundImage: null,
-  foregroundImage: null,
-  frame: null,
-};
+const BASE: RenderOptions = plainOptions({ size: 1000 });
 
 const COMBINATIONS = OUTER_EYE_STYLES.flatMap((outer) =>
   INNER_EYE_STYLES.map((inner) => [outer, inner] as const),

@@ -2,24 +2,10 @@ import sharp from 'sharp';
 import { readBarcodes } from 'zxing-wasm/reader';
 import { decodeBoth } from '../readability';
 import { FRAMES, FrameName, RenderOptions } from './options';
+import { plainOptions } from './plain-options';
 import { renderQr } from './render';
 
-const BASE: RenderOptions = {
-  data: 'https://linkdock.test/m',
-  ecc: 'M',
-  size: 500,
-  margin: 2,
-  style: 'square',
-  innerEyeStyle: 'square',
-  outerEyeStyle: 'square',
-  foreground: { type: 'color', color: '#000000' },
-  eyes: null,
-  background: { color: '#ffffff', transparency: 0 },
-  logo: null,
-  backgroundImage: null,
-  foregroundImage: null,
-  frame: null,
-};
+const BASE: RenderOptions = plainOptions();
 
 const framed = (name: FrameName | null): RenderOptions['frame'] =>
   name && {
