@@ -21,7 +21,7 @@ export class UsersController {
   @ApiDataResponse(UserResponse)
   async me(@CurrentActor() actor: Actor): Promise<UserResponse> {
     const user = await this.users.get(actor.userId);
-    const plan = await this.plans.effective(user.id);
+    const plan = await this.plans.effectiveFor(user);
     return toUserResponse(user, plan, await this.plans.usage(user.id, plan.settings));
   }
 }

@@ -12,6 +12,7 @@ import {
   type PlanSettings,
   PlansRepository,
   UNLIMITED_PLAN,
+  UserEntity,
 } from '@app/database';
 import { parseAmount } from './money';
 import { PAYMENT_FREQUENCIES, type PaymentFrequency, WEBHOOK_PROCESSORS } from './payment-values';
@@ -52,16 +53,25 @@ export class PlansService {
    */
   async effective(userId: number, em?: EntityManager): Promise<EffectivePlan> {
     const row = await this.plans.userPlan(userId, em);
-    const now = this.clock.now();
-    if (
-      row?.plan &&
-      (row.plan_expiration_date === null || row.plan_expiration_date.getTime() > now.getTime())
-    ) {
-      return {
-        planId: row.plan.id,
-        expiration: row.plan_expiration_date,
-        settings: parsePlanSettings(row.plan.settings),
-      };
+    return this.inForce(row?.plan ?? null, row?.plan_expiration_date ?? null, em);
+  }
+
+  /** The same, for a user row already read (its plan columns). */
+  async effectiveFor(
+    user: Pick<UserEntity, 'plan_id' | 'plan_expiration_date'>,
+    em?: EntityManager,
+  ): Promise<EffectivePlan> {
+    const plan = user.plan_id === null ? null : await this.plans.findById(user.plan_id, em);
+    return this.inForce(plan, user.plan_expiration_date, em);
+  }
+
+  private async inForce(
+    plan: PlanEntity | null,
+    expiration: Date | null,
+    em?: EntityManager,
+  ): Promise<EffectivePlan> {
+    if (plan && (expiration === null || expiration.getTime() > this.clock.now().getTime())) {
+      return { planId: plan.id, expiration, settings: parsePlanSettings(plan.settings) };
     }
     const defaultId = this.config.billing.defaultPlanId;
     const fallback = defaultId === null ? null : await this.plans.findById(defaultId, em);
