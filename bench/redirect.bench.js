@@ -87,6 +87,7 @@ async function linkdock(mode, main = null) {
     ADMIN_EMAIL: 'bench@example.com',
     // The mix's client addresses arrive in X-Forwarded-For from the load generator, a trusted proxy.
     TRUSTED_PROXIES: '127.0.0.1',
+    METRICS_TOKEN: 'bench-metrics-token-0123',
   };
   let schema = null;
   if (db === 'postgres') {
@@ -139,9 +140,13 @@ async function linkdock(mode, main = null) {
   const result = summarize(await run(duration), '3xx');
   clearInterval(sampler);
   rss.load = Math.max(peak, rssMb(server.pid) ?? 0);
+  // Visits counted but not written yet when the load stops: how far the writer is behind.
+  const backlog = await visitBacklog(base);
 
+  const stopping = performance.now();
   server.kill(kill ? 'SIGKILL' : 'SIGTERM');
   const exit = await exitOf(server);
+  const stopMs = Math.round(performance.now() - stopping);
   const shutdown = /Visits: (\d+) counted, (\d+) written, (\d+) not written/.exec(output);
   if (!shutdown && !kill) throw new Error('the server did not report its visit counts on shutdown');
   const counted = shutdown ? Number(shutdown[1]) : null;
@@ -149,7 +154,17 @@ async function linkdock(mode, main = null) {
   const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
   if (schema) await schema.drop();
   rmSync(dataDir, { recursive: true, force: true });
-  return { result, counted, clientSaw, stored, exit, rss };
+  return { result, counted, clientSaw, stored, exit, rss, backlog, stopMs };
+}
+
+/** linkdock_visits_buffered_total − linkdock_visits_written_total, from /metrics. */
+async function visitBacklog(base) {
+  const response = await fetch(`${base}/metrics`, {
+    headers: { Authorization: 'Bearer bench-metrics-token-0123' },
+  });
+  const text = await response.text();
+  const value = (name) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+  return value('linkdock_visits_buffered_total') - value('linkdock_visits_written_total');
 }
 
 /** Visit rows and links.clicks of the one link, or (linkId null) of all links. */
@@ -198,7 +213,8 @@ async function runCase(mode) {
     console.log(row(name, edge.result));
     console.log(
       `${name} / baseline: ${((edge.result.rps / raw.rps) * 100).toFixed(1)} %   p99 ${edge.result.p99} ms vs ${raw.p99} ms   ` +
-        `RSS after boot ${edge.rss.boot} MB, with the geo database ${edge.rss.geo} MB, under load ${edge.rss.load} MB`,
+        `RSS after boot ${edge.rss.boot} MB, with the geo database ${edge.rss.geo} MB, under load ${edge.rss.load} MB\n` +
+        `visits not yet written when the load stopped ${edge.backlog}   ${kill ? 'SIGKILL' : 'SIGTERM'} to exit ${edge.stopMs} ms`,
     );
     if (kill) {
       const lost = edge.clientSaw - edge.stored.visits;

@@ -1,4 +1,4 @@
-import { type LinkAddress, VisitRecorder, VisitWriter } from '@app/analytics';
+import { type LinkAddress, VisitRecorder } from '@app/analytics';
 import {
   closeAfterAll,
   createTestApp,
@@ -251,12 +251,12 @@ describe('Visitor edge', () => {
       clicks_limit: 2,
     });
     await createLink({ location_url: 'https://example.com/u', url: 'edge-unlimited-told' });
-    const writer = t.app.get(VisitWriter);
-    const previous = writer.onLimitedLinksWritten;
+    const recorder = t.app.get(VisitRecorder);
+    const previous = recorder.onLimitedLinksWritten;
     const told: LinkAddress[][] = [];
-    writer.onLimitedLinksWritten = (links) => told.push(links);
+    recorder.onLimitedLinksWritten = (links) => told.push(links);
     try {
-      await t.app.get(VisitRecorder).flush();
+      await recorder.flush();
       told.length = 0;
       expect((await visit('/edge-limit-told')).status).toBe(302);
       expect((await visit('/edge-unlimited-told')).status).toBe(302);
@@ -271,7 +271,7 @@ describe('Visitor edge', () => {
         [{ domainId: 0, alias: 'edge-limit-told' }],
       ]);
     } finally {
-      writer.onLimitedLinksWritten = previous;
+      recorder.onLimitedLinksWritten = previous;
     }
   });
 

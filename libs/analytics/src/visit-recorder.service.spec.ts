@@ -3,6 +3,7 @@ import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
 import { VisitEnricher } from './visit-enricher';
 import { VisitRecorder } from './visit-recorder.service';
+import { InlineVisitSink } from './visit-sink';
 import type { VisitWriter } from './visit-writer';
 import type { VisitorInfo } from './visitor-info';
 
@@ -16,14 +17,14 @@ function setup(fail: (rows: NewVisit[]) => Error | null) {
   const calls: number[] = [];
   const visits = {
     isBusy: () => false,
-    recordBatch: (rows: NewVisit[]) => {
+    writeBatch: (rows: NewVisit[]) => {
       calls.push(rows.length);
       const error = fail(rows);
       if (error) {
         return Promise.reject(error);
       }
       stored.push(...rows);
-      return Promise.resolve(rows.length);
+      return Promise.resolve({ written: rows.length, limitedLinks: [], limitsReached: 0 });
     },
   } as unknown as VisitWriter;
   const info = {
@@ -34,8 +35,11 @@ function setup(fail: (rows: NewVisit[]) => Error | null) {
     language: () => null,
   } as unknown as VisitorInfo;
   const recorder = new VisitRecorder(
-    visits,
-    new VisitEnricher(info, Buffer.alloc(32, 1), new UniqueVisitors(null)),
+    new InlineVisitSink(
+      new VisitEnricher(info, Buffer.alloc(32, 1), new UniqueVisitors(null)),
+      visits,
+      true,
+    ),
   );
   return { recorder, stored, calls };
 }

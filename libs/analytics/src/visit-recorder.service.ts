@@ -1,31 +1,36 @@
 import {
   BeforeApplicationShutdown,
+  Inject,
   Injectable,
   Logger,
   OnModuleDestroy,
   OnModuleInit,
 } from '@nestjs/common';
-import { isDataError } from '@app/common';
-import type { NewVisit } from '@app/database';
+import { OUTBOX_WRITTEN, outboxSignal } from '@app/database';
 import type { RawVisit } from './raw-visit';
-import { VisitEnricher } from './visit-enricher';
-import { countByLink, VisitWriter } from './visit-writer';
+import type { BatchOutcome, VisitSink } from './visit-sink';
+import type { LinkAddress } from './visit-writer';
+
+/** Injection token of the VisitSink the recorder hands its batches to. */
+export const VISIT_SINK = Symbol('VISIT_SINK');
 
 export const FLUSH_INTERVAL_MS = 250;
 /** A batch this large is flushed at once instead of waiting for the timer. */
 export const FLUSH_BATCH = 2000;
-/** Visits per transaction: small enough that writing one batch holds redirects up ~1 ms. */
-export const WRITE_BATCH = 250;
-const BUSY_WAIT_LIMIT = 1000;
+/** Most visits handed over at once (a backlog after the database was down goes in parts). */
+const HANDOVER_LIMIT = 10_000;
 /** Beyond this, while the database refuses writes, the oldest visits are dropped (and logged). */
 const MAX_BUFFERED = 1_000_000;
 
 /**
- * Buffers counted visits in memory and writes them in batches, one transaction per flush, off the
- * redirect's path. On shutdown it writes everything it holds, so every counted redirect becomes a
- * row. What feeds it stops first: Nest runs the shutdown hooks of a module before those of the
- * modules it imports, so a module that imports AnalyticsModule can stop taking visits (the API
- * stops its HTTP server) before this drains.
+ * Buffers counted visits in memory and hands them, every 250 ms or at 2,000, to the visit writer
+ * (a thread of its own, or this thread with VISIT_WRITER=inline), one batch at a time: the next
+ * batch goes only once the last one is written, so a crash loses at most what one window holds.
+ * Until a visit is written its link's count stays in `unflushed`, which the visitor cache adds to
+ * the clicks it reads. On shutdown it hands over everything it holds and waits until it is
+ * written, so every counted redirect becomes a row. What feeds it stops first: Nest runs the
+ * shutdown hooks of a module before those of the modules it imports, so a module that imports
+ * AnalyticsModule can stop taking visits (the API stops its HTTP server) before this drains.
  */
 @Injectable()
 export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
@@ -37,15 +42,17 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   /** Redirects counted by this process since start, and visits it wrote. */
   counted = 0;
   written = 0;
-  /** Visits the database refused as data (see write()); not retried. */
+  /** Visits the database refused as data; not retried. */
   dropped = 0;
   /** Called with the seconds each flush took (set by the metrics module). */
   onFlush?: (seconds: number) => void;
+  /**
+   * Called after a batch was written with the links it wrote visits of that have a clicks limit not
+   * reached before it (set by the visitor cache, which tells the other instances).
+   */
+  onLimitedLinksWritten?: (links: LinkAddress[]) => void;
 
-  constructor(
-    private readonly visits: VisitWriter,
-    private readonly enricher: VisitEnricher,
-  ) {}
+  constructor(@Inject(VISIT_SINK) private readonly sink: VisitSink) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
@@ -61,6 +68,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.flushAll();
+    await this.sink.close();
     this.logger.log(
       `Visits: ${this.counted} counted, ${this.written} written, ${this.buffer.length} not written` +
         (this.dropped > 0 ? `, ${this.dropped} refused by the database` : ''),
@@ -87,9 +95,9 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   }
 
   /**
-   * Writes what is buffered now, in batches of WRITE_BATCH visits, one transaction each, yielding
-   * to the event loop between batches so that redirects are not held up. Waits for a flush that is
-   * already running. Never throws: a failed batch goes back to the buffer for the next flush.
+   * Hands what is buffered now to the writer and waits until it is written. Waits for a flush
+   * that is already running. Never throws: what was not written goes back to the buffer for the
+   * next flush.
    */
   async flush(): Promise<void> {
     while (this.flushing) {
@@ -98,10 +106,10 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (this.buffer.length === 0) {
       return;
     }
-    const taken = this.buffer;
-    this.buffer = [];
+    const taken = this.buffer.slice(0, HANDOVER_LIMIT);
+    this.buffer = this.buffer.slice(taken.length);
     const started = performance.now();
-    this.flushing = this.writeAll(taken).finally(() => {
+    this.flushing = this.handOver(taken).finally(() => {
       this.flushing = null;
       this.onFlush?.((performance.now() - started) / 1000);
     });
@@ -120,65 +128,25 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     }
   }
 
-  private async writeAll(taken: RawVisit[]): Promise<void> {
-    for (let i = 0; i < taken.length; i += WRITE_BATCH) {
-      const batch = taken.slice(i, i + WRITE_BATCH);
-      const done = await this.write(batch);
-      if (done < batch.length) {
-        this.buffer = taken.slice(i + done).concat(this.buffer);
-        return;
-      }
-      await yieldToEventLoop();
-    }
-  }
-
-  /**
-   * Writes one batch in one transaction. Returns how many of its visits are done with (written,
-   * or dropped as data the database refuses); the rest go back to the buffer for the next flush.
-   * A visit the database refuses as data would be refused again on every retry, so when a batch
-   * fails that way its visits are written one at a time and only the refused ones are dropped:
-   * one bad visit must not hold up all the others behind it.
-   */
-  private async write(batch: RawVisit[]): Promise<number> {
-    let rows: NewVisit[] = [];
+  private async handOver(taken: RawVisit[]): Promise<void> {
+    let outcome: BatchOutcome;
     try {
-      rows = await this.enricher.enrich(batch);
-      await this.store(rows);
-      return batch.length;
+      outcome = await this.sink.write(taken);
     } catch (error) {
-      if (rows.length !== batch.length || !isDataError(error)) {
-        this.logger.error(`Writing ${batch.length} visits failed; will retry: ${String(error)}`);
-        return 0;
-      }
-      this.logger.warn(`Writing ${batch.length} visits failed (${String(error)}); one at a time`);
+      this.logger.error(`Writing ${taken.length} visits failed; will retry: ${String(error)}`);
+      this.buffer = taken.concat(this.buffer);
+      return;
     }
-    for (let j = 0; j < rows.length; j += 1) {
-      try {
-        await this.store([rows[j]]);
-      } catch (error) {
-        if (!isDataError(error)) {
-          this.logger.error(`Writing visits failed; will retry: ${String(error)}`);
-          return j;
-        }
-        this.dropped += 1;
-        this.release(rows[j].link_id, 1);
-        this.logger.error(
-          `A visit of link ${rows[j].link_id} was refused and dropped: ${String(error)}`,
-        );
-      }
-    }
-    return batch.length;
-  }
-
-  private async store(rows: NewVisit[]): Promise<void> {
-    // An API transaction in progress holds SQLite's one connection: do not join it.
-    for (let waited = 0; this.visits.isBusy() && waited < BUSY_WAIT_LIMIT; waited += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    this.written += await this.visits.recordBatch(rows);
-    for (const [linkId, count] of countByLink(rows)) {
+    this.written += outcome.written;
+    this.dropped += outcome.dropped;
+    for (const [linkId, count] of outcome.released) {
       this.release(linkId, count);
     }
+    if (outcome.done < taken.length) {
+      this.buffer = taken.slice(outcome.done).concat(this.buffer);
+    }
+    if (outcome.limitedLinks.length > 0) this.onLimitedLinksWritten?.(outcome.limitedLinks);
+    if (outcome.limitsReached > 0) outboxSignal.emit(OUTBOX_WRITTEN);
   }
 
   private release(linkId: number, count: number): void {
@@ -186,8 +154,4 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (left > 0) this.pending.set(linkId, left);
     else this.pending.delete(linkId);
   }
-}
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -12,6 +12,7 @@ import {
   rollUp,
   sqliteConnection,
   sqliteRollupWriter,
+  type SqliteWriteLock,
   toDbDateTime,
   VISIT_COLUMNS,
   writeRollupsPostgres,
@@ -27,6 +28,20 @@ import {
 export interface LinkAddress {
   domainId: number;
   alias: string;
+}
+
+/** What writing one batch did. */
+export interface WrittenBatch {
+  /** Visits written (those of links deleted meanwhile are not). */
+  written: number;
+  /**
+   * Links the batch wrote visits of that have a clicks limit not reached before it: the other
+   * instances must learn their new counts (each instance counts its own visits at once, but the
+   * others' only once they are written).
+   */
+  limitedLinks: LinkAddress[];
+  /** Links whose clicks limit this batch reached; a `link.clicks_limit_reached` event was written for each. */
+  limitsReached: number;
 }
 
 /** The `links` columns each batch's clicks update returns. */
@@ -65,7 +80,9 @@ export function countByLink(visits: readonly Pick<NewVisit, 'link_id'>[]): Map<n
 
 interface SqliteStatements {
   db: BetterSqlite3.Database;
-  write: (visits: NewVisit[], limited: LinkAddress[]) => number;
+  write: BetterSqlite3.Transaction<
+    (visits: NewVisit[], touched: LinkAddress[]) => { written: number; reached: number }
+  >;
 }
 
 const OWNER_SELECT = `SELECT l."id" AS "id", l."user_id" AS "user_id", u."timezone" AS "timezone"
@@ -83,20 +100,21 @@ interface OwnerRow {
  * lock), and adds them to the statistics roll-ups (one upsert per roll-up row the batch touches).
  * Visits of links deleted meanwhile are dropped.
  *
- * On SQLite the batch runs synchronously on the driver's connection through better-sqlite3's own
- * transaction: nothing else can interleave with it, and prepared statements skip the ORM's
+ * On SQLite the batch runs synchronously on the data source's connection through better-sqlite3's
+ * own transaction: nothing else can interleave with it, and prepared statements skip the ORM's
  * per-row work, which at tens of thousands of visits a second costs more than SQLite itself. On
- * PostgreSQL it is an ordinary transaction on a pooled connection.
+ * PostgreSQL it is an ordinary transaction on a pooled connection. Used in the visit writer thread
+ * (visit-writer.thread.ts, with a data source of its own) or, with VISIT_WRITER=inline, in the
+ * process that counts the visits.
  */
 @Injectable()
 export class VisitWriter {
   private sqlite: SqliteStatements | null = null;
   /**
-   * Called after a batch committed with the links it wrote visits of that have a clicks limit not
-   * reached before the batch (set by the visitor cache, which tells the other instances: each
-   * instance counts its own visits at once, but learns of the others' only when they are written).
+   * In the writer thread: the lock shared with the API's transactions on the same SQLite file,
+   * held around each batch (see SqliteWriteLock).
    */
-  onLimitedLinksWritten?: (links: LinkAddress[]) => void;
+  writeLock: SqliteWriteLock | null = null;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -111,16 +129,27 @@ export class VisitWriter {
 
   /** Returns the number of visits written. */
   async recordBatch(visits: NewVisit[]): Promise<number> {
+    return (await this.writeBatch(visits)).written;
+  }
+
+  async writeBatch(visits: NewVisit[]): Promise<WrittenBatch> {
+    const limitedLinks: LinkAddress[] = [];
     if (visits.length === 0) {
-      return 0;
+      return { written: 0, limitedLinks, limitsReached: 0 };
     }
-    const limited: LinkAddress[] = [];
     const statements = this.sqliteStatements();
-    const written = statements
-      ? statements.write(visits, limited)
-      : await this.dataSource.manager.transaction((em) => this.writePostgres(em, visits, limited));
-    if (limited.length > 0) this.onLimitedLinksWritten?.(limited);
-    return written;
+    if (statements) {
+      this.writeLock?.acquireBlocking();
+      try {
+        const { written, reached } = statements.write.immediate(visits, limitedLinks);
+        return { written, limitedLinks, limitsReached: reached };
+      } finally {
+        this.writeLock?.release();
+      }
+    }
+    return this.dataSource.manager.transaction((em) =>
+      this.writePostgres(em, visits, limitedLinks),
+    );
   }
 
   private sqliteStatements(): SqliteStatements | null {
@@ -136,7 +165,7 @@ export class VisitWriter {
       `UPDATE "links" SET "clicks" = "clicks" + ? WHERE "id" = ? ${CLICKS_RETURNING}`,
     );
     const rollups = sqliteRollupWriter(db);
-    const write = db.transaction((batch: NewVisit[], touched: LinkAddress[]): number => {
+    const write = db.transaction((batch: NewVisit[], touched: LinkAddress[]) => {
       const owners = new Map<number, LinkOwner>();
       const limited: number[] = [];
       let written = 0;
@@ -160,7 +189,7 @@ export class VisitWriter {
       }
       rollups.write(rollUp(batch, owners));
       if (limited.length > 0) setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
-      return written;
+      return { written, reached: limited.length };
     });
     this.sqlite = { db, write };
     return this.sqlite;
@@ -170,7 +199,7 @@ export class VisitWriter {
     em: EntityManager,
     visits: NewVisit[],
     touched: LinkAddress[],
-  ): Promise<number> {
+  ): Promise<WrittenBatch> {
     const counts = countByLink(visits);
     const rows: OwnerRow[] = await em.query(`${OWNER_SELECT} WHERE l."id" = ANY($1::int[])`, [
       [...counts.keys()].sort((a, b) => a - b),
@@ -180,7 +209,7 @@ export class VisitWriter {
     );
     const kept = visits.filter((v) => owners.has(v.link_id));
     if (kept.length === 0) {
-      return 0;
+      return { written: 0, limitedLinks: touched, limitsReached: 0 };
     }
     // One array per column and unnest(): 16 parameters whatever the batch size, instead of one
     // per value, which costs the driver far less.
@@ -207,7 +236,7 @@ export class VisitWriter {
     }
     await raiseClicksLimitPostgres(em, limited, this.config.appUrl, new Date());
     await writeRollupsPostgres(em, rollUp(kept, owners));
-    return kept.length;
+    return { written: kept.length, limitedLinks: touched, limitsReached: limited.length };
   }
 }
 

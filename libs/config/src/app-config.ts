@@ -35,6 +35,11 @@ export interface AppConfig {
   /** Where background jobs run: inside the API process, or in `npm run worker` processes. */
   worker: WorkerMode;
   /**
+   * Where counted visits are enriched and written (VISIT_WRITER): a thread of the API process with
+   * its own database connection (the default), or the thread that serves the redirects.
+   */
+  visitWriter: VisitWriterMode;
+  /**
    * How long a worker holds a delivery it took (EVENTS_LEASE_SECONDS): a worker that dies
    * mid-delivery leaves it to another after this long. Longer than NOTIFY_TIMEOUT_MS.
    */
@@ -69,6 +74,9 @@ export type DatabaseConfig =
 
 export const WORKER_MODES = ['internal', 'external'] as const;
 export type WorkerMode = (typeof WORKER_MODES)[number];
+
+export const VISIT_WRITER_MODES = ['thread', 'inline'] as const;
+export type VisitWriterMode = (typeof VISIT_WRITER_MODES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,6 +1,13 @@
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
-import { AppConfig, DatabaseConfig, LOG_LEVELS, LogLevel, WORKER_MODES } from './app-config';
+import {
+  AppConfig,
+  DatabaseConfig,
+  LOG_LEVELS,
+  LogLevel,
+  VISIT_WRITER_MODES,
+  WORKER_MODES,
+} from './app-config';
 import { parseNotificationsConfig } from './notifications-config';
 import { parseStorageConfig } from './storage-config';
 
@@ -92,6 +99,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (worker === undefined) {
     problems.push(`WORKER must be one of ${WORKER_MODES.join(', ')} (got "${rawWorker}")`);
   }
+  const rawVisitWriter = get('VISIT_WRITER');
+  const visitWriter = VISIT_WRITER_MODES.find(
+    (m) => m === (rawVisitWriter ?? 'thread').toLowerCase(),
+  );
+  if (visitWriter === undefined) {
+    problems.push(
+      `VISIT_WRITER must be one of ${VISIT_WRITER_MODES.join(', ')} (got "${rawVisitWriter}")`,
+    );
+  }
 
   const notifications = parseNotificationsConfig(get, problems);
   const storage = parseStorageConfig(get, problems);
@@ -159,6 +175,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     storage,
     metrics: { token: metricsToken, port: metricsPort },
     worker: worker ?? 'internal',
+    visitWriter: visitWriter ?? 'thread',
     eventsLeaseMs: eventsLeaseSeconds * 1000,
     accountLogsRetentionDays: logRetention === 0 ? null : logRetention,
     billing,

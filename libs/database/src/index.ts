@@ -35,6 +35,7 @@ export * from './qr-codes/qr-code.entity';
 export * from './qr-codes/qr-codes.repository';
 export * from './run-migrations';
 export * from './signatures/signature.entity';
+export * from './sqlite-write-lock';
 export * from './rollups/rollups';
 export * from './rollups/rollup-writer';
 export * from './rollups/visit-columns';

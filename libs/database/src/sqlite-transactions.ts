@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { sqliteWriteLock } from './sqlite-write-lock';
 
 /**
  * TypeORM gives better-sqlite3 one connection and one query runner for the whole process. Two
@@ -16,11 +17,16 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
  *
  * Statements outside any transaction are not held back: reads see the open transaction's rows as
  * SQLite's one connection always did.
+ *
+ * A transaction also holds the data source's SqliteWriteLock, shared with the visit writer thread
+ * (which writes through a connection of its own), so that neither waits for the other inside
+ * SQLite's busy handler.
  */
 export function serializeSqliteTransactions(dataSource: DataSource): void {
   if (dataSource.options.type !== 'better-sqlite3') return;
   const context = new AsyncLocalStorage<symbol>();
   const runner = dataSource.createQueryRunner();
+  const writeLock = sqliteWriteLock(dataSource);
   let owner: symbol | null = null;
   let held: Promise<void> = Promise.resolve();
   let release: (() => void) | null = null;
@@ -36,8 +42,12 @@ export function serializeSqliteTransactions(dataSource: DataSource): void {
       if (held === current) break;
     }
     held = new Promise<void>((resolve) => {
-      release = resolve;
+      release = () => {
+        writeLock.release();
+        resolve();
+      };
     });
+    await writeLock.acquire();
   };
   const releaseIfDone = (): void => {
     if (!runner.isTransactionActive && release) {

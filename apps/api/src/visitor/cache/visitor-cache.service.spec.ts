@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type Redis from 'ioredis';
-import type { VisitRecorder, VisitWriter } from '@app/analytics';
+import type { VisitRecorder } from '@app/analytics';
 import type { AppConfig } from '@app/config';
 import {
   type BiolinkBlocksRepository,
@@ -37,7 +37,7 @@ describe(VisitorCache.name, () => {
   let cache: VisitorCache;
   let subscriber: EventEmitter & { subscribe: jest.Mock };
   let publish: jest.Mock;
-  const writer: Partial<VisitWriter> = {};
+  const recorder: Partial<VisitRecorder> = { unflushed: () => 0 };
 
   beforeEach(() => {
     subscriber = Object.assign(new EventEmitter(), {
@@ -52,16 +52,15 @@ describe(VisitorCache.name, () => {
       {} as DomainsRepository,
       { appUrl: 'https://links.test', linkCacheSize: 100 } as AppConfig,
       redis as unknown as Redis,
-      { unflushed: () => 0 } as unknown as VisitRecorder,
+      recorder as VisitRecorder,
       {} as SplashPagesRepository,
       {} as BiolinkBlocksRepository,
-      writer as VisitWriter,
     );
     cache.onModuleInit();
   });
 
   it('tells the other instances of clicks written, and reloads a link on their word only', async () => {
-    writer.onLimitedLinksWritten?.([{ domainId: 0, alias: 'sale' }]);
+    recorder.onLimitedLinksWritten?.([{ domainId: 0, alias: 'sale' }]);
     expect(publish).toHaveBeenCalledTimes(1);
     const [channel, message] = publish.mock.calls[0] as [string, string];
     const sent = JSON.parse(message) as { origin: string };

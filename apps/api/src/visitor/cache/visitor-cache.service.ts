@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type Redis from 'ioredis';
-import { type LinkAddress, VisitRecorder, VisitWriter } from '@app/analytics';
+import { type LinkAddress, VisitRecorder } from '@app/analytics';
 import {
   BoundedCache,
   DOMAIN_CHANGED,
@@ -76,7 +76,6 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
     private readonly recorder: VisitRecorder,
     private readonly splashPages: SplashPagesRepository,
     private readonly blocks: BiolinkBlocksRepository,
-    private readonly writer: VisitWriter,
   ) {
     this.appUrl = config.appUrl;
     this.links = new BoundedCache(config.linkCacheSize);
@@ -104,11 +103,11 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
     subscriber.subscribe(VISITOR_INVALIDATION_CHANNEL).catch((err: unknown) => {
       this.logger.warn(`Cannot subscribe to cache invalidations: ${String(err)}`);
     });
-    this.writer.onLimitedLinksWritten = (links) => this.publishClicks(links);
+    this.recorder.onLimitedLinksWritten = (links) => this.publishClicks(links);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.writer.onLimitedLinksWritten = undefined;
+    this.recorder.onLimitedLinksWritten = undefined;
     if (this.subscriber && this.subscriber.status !== 'end') {
       await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
     }

@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
+import type { RawVisit } from './raw-visit';
+import type { BatchOutcome, VisitSink } from './visit-sink';
+
+/** What the writer thread is started with (copied into it). */
+export interface VisitThreadData {
+  config: AppConfig;
+  /** The key of visitor hashes (see VISITOR_HASH_SECRET). */
+  secret: Uint8Array;
+  /** SqliteWriteLock's shared memory, on SQLite. */
+  lock: SharedArrayBuffer | null;
+}
+
+export type ToThread = { type: 'write'; id: number; batch: RawVisit[] } | { type: 'close' };
+
+export type FromThread =
+  | { type: 'ready' }
+  | { type: 'failed'; error: string }
+  | { type: 'done'; id: number; outcome: BatchOutcome }
+  | { type: 'log'; level: 'log' | 'warn' | 'error'; message: string };
+
+/** After a thread failed to start, how long writes wait before another is started. */
+const RESTART_DELAY_MS = 5000;
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/**
+ * The compiled writer thread. Under ts-jest the sources run as TypeScript, which a thread cannot
+ * load: it then runs the build (`npm test` builds first). null when there is no build.
+ */
+export function visitThreadScript(): string | null {
+  const beside = join(__dirname, 'visit-writer.thread.js');
+  if (existsSync(beside)) return beside;
+  const built = resolve(__dirname, '../../../dist/libs/analytics/src/visit-writer.thread.js');
+  return existsSync(built) ? built : null;
+}
+
+interface Waiting {
+  resolve: (outcome: BatchOutcome) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Hands counted visits to the visit writer thread (visit-writer.thread.ts), which enriches them
+ * (geo, device, uniqueness) and writes them through a database connection of its own, so that
+ * none of that work holds up a redirect. The thread is started on the first write. A write is
+ * answered once the thread has committed it; if the thread dies first, the write fails and the
+ * recorder hands the visits over again to a new thread.
+ */
+export class ThreadVisitSink implements VisitSink {
+  private readonly logger = new Logger('VisitWriterThread');
+  private worker: Worker | null = null;
+  private starting: Promise<Worker> | null = null;
+  private failedAt = 0;
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiting>();
+
+  constructor(
+    private readonly data: VisitThreadData,
+    private readonly script: string,
+  ) {}
+
+  async write(batch: RawVisit[]): Promise<BatchOutcome> {
+    const worker = await this.start();
+    const id = this.nextId++;
+    return new Promise<BatchOutcome>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      // Held open only while a write is outstanding: an idle thread never keeps the process alive.
+      worker.ref();
+      worker.postMessage({ type: 'write', id, batch } satisfies ToThread);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker ?? (await this.starting?.catch(() => null)) ?? null;
+    if (!worker) return;
+    this.worker = null;
+    worker.ref();
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ type: 'close' } satisfies ToThread);
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private start(): Promise<Worker> {
+    if (this.worker) return Promise.resolve(this.worker);
+    if (this.starting) return this.starting;
+    if (Date.now() - this.failedAt < RESTART_DELAY_MS) {
+      return Promise.reject(new Error('the visit writer thread failed to start; retrying soon'));
+    }
+    this.starting = new Promise<Worker>((resolve, reject) => {
+      const worker = new Worker(this.script, { workerData: this.data });
+      const onStartError = (error: Error): void => {
+        this.failedAt = Date.now();
+        reject(error);
+      };
+      worker.on('message', (message: FromThread) => {
+        if (message.type === 'ready') {
+          this.worker = worker;
+          worker.unref();
+          resolve(worker);
+        } else if (message.type === 'failed') {
+          onStartError(new Error(`the visit writer thread failed to start: ${message.error}`));
+          void worker.terminate();
+        } else {
+          this.onMessage(message);
+        }
+      });
+      worker.on('error', (error) => {
+        this.logger.error(`The visit writer thread failed: ${String(error)}`);
+        onStartError(error);
+      });
+      worker.on('exit', (code) => {
+        if (this.worker === worker) this.worker = null;
+        onStartError(new Error(`the visit writer thread exited (code ${code})`));
+        this.failWaiting(new Error(`the visit writer thread exited (code ${code})`));
+      });
+    }).finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private onMessage(message: FromThread): void {
+    if (message.type === 'log') {
+      this.logger[message.level](message.message);
+    } else if (message.type === 'done') {
+      const waiting = this.waiting.get(message.id);
+      this.waiting.delete(message.id);
+      if (this.waiting.size === 0) this.worker?.unref();
+      waiting?.resolve(message.outcome);
+    }
+  }
+
+  private failWaiting(error: Error): void {
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiting) w.reject(error);
+  }
+}

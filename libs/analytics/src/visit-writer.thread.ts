@@ -1,0 +1,91 @@
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Logger, type LoggerService } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { AppDataSource, buildDataSourceOptions, SqliteWriteLock } from '@app/database';
+import { createRedisClient } from '@app/redis';
+import type { RawVisit } from './raw-visit';
+import { UniqueVisitors } from './unique-visitors';
+import { VisitEnricher } from './visit-enricher';
+import { type BatchOutcome, InlineVisitSink, THREAD_WRITE_BATCH } from './visit-sink';
+import type { FromThread, ToThread, VisitThreadData } from './visit-thread';
+import { VisitWriter } from './visit-writer';
+import { VisitorInfo } from './visitor-info';
+
+const NOTHING_DONE: BatchOutcome = {
+  done: 0,
+  written: 0,
+  dropped: 0,
+  released: [],
+  limitedLinks: [],
+  limitsReached: 0,
+};
+
+/**
+ * The visit writer thread (started by ThreadVisitSink): enrichment, uniqueness, the visits, their
+ * roll-ups and the links' clicks, written through a database connection of its own. One write at a
+ * time, in the order they arrive.
+ */
+async function run(port: NonNullable<typeof parentPort>, data: VisitThreadData): Promise<void> {
+  const send = (message: FromThread): void => port.postMessage(message);
+  const forward =
+    (level: 'log' | 'warn' | 'error') =>
+    (message: unknown): void =>
+      send({ type: 'log', level, message: String(message) });
+  const logger: LoggerService = {
+    log: forward('log'),
+    warn: forward('warn'),
+    error: forward('error'),
+  };
+  Logger.overrideLogger(logger);
+
+  let dataSource: AppDataSource | null = null;
+  let redis: Redis | null = null;
+  try {
+    const options = buildDataSourceOptions(data.config.database);
+    dataSource = new AppDataSource(
+      options.type === 'postgres'
+        ? {
+            ...options,
+            extra: { ...(options.extra as object), max: 2, application_name: 'linkdock visits' },
+          }
+        : options,
+    );
+    await dataSource.initialize();
+    redis = data.config.redisUrl ? createRedisClient(data.config.redisUrl) : null;
+    const writer = new VisitWriter(dataSource, data.config);
+    writer.writeLock = data.lock ? new SqliteWriteLock(data.lock) : null;
+    const enricher = new VisitEnricher(
+      new VisitorInfo(),
+      Buffer.from(data.secret),
+      new UniqueVisitors(redis),
+    );
+    const sink = new InlineVisitSink(enricher, writer, false, THREAD_WRITE_BATCH);
+    const writeOrNothing = (batch: RawVisit[]): Promise<BatchOutcome> =>
+      sink.write(batch).catch((error: unknown) => {
+        send({ type: 'log', level: 'error', message: `Writing visits failed: ${String(error)}` });
+        return NOTHING_DONE;
+      });
+
+    let queue = Promise.resolve();
+    port.on('message', (message: ToThread) => {
+      queue = queue.then(async () => {
+        if (message.type === 'write') {
+          send({ type: 'done', id: message.id, outcome: await writeOrNothing(message.batch) });
+        } else {
+          await dataSource?.destroy();
+          await redis?.quit().catch(() => redis?.disconnect());
+          port.close();
+        }
+      });
+    });
+    send({ type: 'ready' });
+  } catch (error) {
+    send({ type: 'failed', error: String(error) });
+    await dataSource?.destroy().catch(() => undefined);
+    redis?.disconnect();
+  }
+}
+
+if (!isMainThread && parentPort) {
+  void run(parentPort, workerData as VisitThreadData);
+}
