@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
+import { type GeoFiles, loadGeoFiles } from './geo-files';
 import type { RawVisit } from './raw-visit';
 import type { BatchOutcome, VisitSink } from './visit-sink';
 
@@ -13,6 +14,8 @@ export interface VisitThreadData {
   secret: Uint8Array;
   /** SqliteWriteLock's shared memory, on SQLite. */
   lock: SharedArrayBuffer | null;
+  /** The geo database, read once by this process (the thread shares the bytes). */
+  geo: GeoFiles;
 }
 
 export type ToThread = { type: 'write'; id: number; batch: RawVisit[] } | { type: 'close' };
@@ -59,8 +62,9 @@ export class ThreadVisitSink implements VisitSink {
   private readonly waiting = new Map<number, Waiting>();
 
   constructor(
-    private readonly data: VisitThreadData,
+    private readonly data: Omit<VisitThreadData, 'geo'>,
     private readonly script: string,
+    private readonly restartDelayMs = RESTART_DELAY_MS,
   ) {}
 
   async write(batch: RawVisit[]): Promise<BatchOutcome> {
@@ -89,39 +93,47 @@ export class ThreadVisitSink implements VisitSink {
   private start(): Promise<Worker> {
     if (this.worker) return Promise.resolve(this.worker);
     if (this.starting) return this.starting;
-    if (Date.now() - this.failedAt < RESTART_DELAY_MS) {
+    if (Date.now() - this.failedAt < this.restartDelayMs) {
       return Promise.reject(new Error('the visit writer thread failed to start; retrying soon'));
     }
-    this.starting = new Promise<Worker>((resolve, reject) => {
-      const worker = new Worker(this.script, { workerData: this.data });
-      const onStartError = (error: Error): void => {
-        this.failedAt = Date.now();
-        reject(error);
-      };
-      worker.on('message', (message: FromThread) => {
-        if (message.type === 'ready') {
-          this.worker = worker;
-          worker.unref();
-          resolve(worker);
-        } else if (message.type === 'failed') {
-          onStartError(new Error(`the visit writer thread failed to start: ${message.error}`));
-          void worker.terminate();
-        } else {
-          this.onMessage(message);
-        }
+    this.starting = loadGeoFiles()
+      .then(
+        (geo) =>
+          new Promise<Worker>((resolve, reject) => {
+            const workerData: VisitThreadData = { ...this.data, geo };
+            const worker = new Worker(this.script, { workerData });
+            const onStartError = (error: Error): void => {
+              this.failedAt = Date.now();
+              reject(error);
+            };
+            worker.on('message', (message: FromThread) => {
+              if (message.type === 'ready') {
+                this.worker = worker;
+                worker.unref();
+                resolve(worker);
+              } else if (message.type === 'failed') {
+                onStartError(
+                  new Error(`the visit writer thread failed to start: ${message.error}`),
+                );
+                void worker.terminate();
+              } else {
+                this.onMessage(message);
+              }
+            });
+            worker.on('error', (error) => {
+              this.logger.error(`The visit writer thread failed: ${String(error)}`);
+              onStartError(error);
+            });
+            worker.on('exit', (code) => {
+              if (this.worker === worker) this.worker = null;
+              onStartError(new Error(`the visit writer thread exited (code ${code})`));
+              this.failWaiting(new Error(`the visit writer thread exited (code ${code})`));
+            });
+          }),
+      )
+      .finally(() => {
+        this.starting = null;
       });
-      worker.on('error', (error) => {
-        this.logger.error(`The visit writer thread failed: ${String(error)}`);
-        onStartError(error);
-      });
-      worker.on('exit', (code) => {
-        if (this.worker === worker) this.worker = null;
-        onStartError(new Error(`the visit writer thread exited (code ${code})`));
-        this.failWaiting(new Error(`the visit writer thread exited (code ${code})`));
-      });
-    }).finally(() => {
-      this.starting = null;
-    });
     return this.starting;
   }
 

