@@ -514,17 +514,17 @@ describe('QR codes', () => {
       'eyes_outer_color #dddddd on the background #ffffff has a contrast of 1.35:1; a code needs at least 3:1 to scan.',
     ],
     [
-      'frame text the frame font cannot draw (Hangul), instead of empty boxes',
+      'frame text no frame font can draw (Linear B, Tibetan), instead of empty boxes',
       {
         name: 'x',
         type: 'text',
         text: 'x',
         frame: 'ribbon_bottom_text',
-        frame_text: 'Scan 한국 Привет 扫码 한',
+        frame_text: 'Scan 𐀀 한국 Привет 扫码 ༀ 𐀀',
         frame_text_font: 'arial',
       },
       'frame_text',
-      'frame_text has characters that the font arial cannot draw: "한" (U+D55C), "국" (U+AD6D).',
+      'frame_text has characters that the font arial cannot draw: "𐀀" (U+10000), "ༀ" (U+0F00).',
     ],
     [
       'a project of someone else',
@@ -586,6 +586,48 @@ describe('QR codes', () => {
       expect(res.status).toBe(201);
       expect((await get(res.body.data.id)).body.data.is_readable).toBe(true);
     }
+  });
+
+  it('renders Korean frame text (Hangul), refused with 400 before Noto Sans KR', async () => {
+    const fields = {
+      name: 'Korean',
+      type: 'text',
+      text: 'menu',
+      frame: 'ribbon_bottom_text',
+      frame_text: '스캔하세요 Scan 扫码',
+      frame_text_font: 'arial',
+    };
+    const res = await t.http.post('/v1/qr-codes').set('Authorization', owner.auth).field(fields);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ data: { id: expect.any(Number) } });
+    const got = await get(res.body.data.id);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({
+      data: {
+        id: res.body.data.id,
+        project_id: null,
+        type: 'text',
+        name: 'Korean',
+        qr_code: expect.stringMatching(SVG_URL),
+        qr_code_logo: null,
+        qr_code_background: null,
+        settings: {
+          ...DEFAULT_SETTINGS,
+          text: 'menu',
+          frame: 'ribbon_bottom_text',
+          frame_text: '스캔하세요 Scan 扫码',
+          frame_text_font: 'arial',
+        },
+        embedded_data: 'menu',
+        is_readable: true,
+        last_datetime: null,
+        datetime: expect.stringMatching(DATETIME),
+      },
+    });
+    // The text is drawn as outlines: the SVG needs no font and carries no text element.
+    const svg = await t.http.get(pathOf(got.body.data.qr_code)).buffer(true).parse(text);
+    expect(svg.status).toBe(200);
+    expect(svg.body as string).not.toMatch(/<text|스캔/);
   });
 
   it('draws each of the 19 frames of the origin in an image size px tall, frame included', async () => {

@@ -10,33 +10,55 @@ import { FrameFont } from './options';
  * turned into the same outlines on every machine. Names the origin uses for system fonts map to a
  * metric-compatible or look-alike open font. Each name is a chain: a character the first family
  * does not have comes from the next one. Noto Sans covers Latin Extended, Cyrillic, Greek and
- * Vietnamese; Noto Sans SC covers CJK ideographs, kana, full-width forms and many symbols.
+ * Vietnamese; Noto Sans SC covers CJK ideographs, kana, full-width forms and many symbols; Noto
+ * Sans KR covers Hangul (all 11,172 syllables and the compatibility jamo). SC goes before KR so
+ * that Chinese text takes Chinese glyph forms; the 18 compatibility jamo SC also has are the same
+ * Source Han Sans design in both, so a Korean word does not change style halfway.
  */
-const FALLBACK = ['noto-sans', 'noto-sans-sc'];
+const FALLBACK = ['noto-sans', 'noto-sans-sc', 'noto-sans-kr'];
 
 const FONT_CHAINS: Record<FrameFont, string[]> = {
   sora: ['sora', ...FALLBACK],
+  // Tinos, Cousine and Arimo are metric-compatible with Times New Roman, Courier New and Arial.
   times_new_roman: ['tinos', ...FALLBACK],
   georgia: ['gelasio', ...FALLBACK],
   courier: ['cousine', ...FALLBACK],
+  courier_new: ['cousine', ...FALLBACK],
   arial: ['arimo', ...FALLBACK],
   helvetica: ['arimo', ...FALLBACK],
+  // DejaVu Sans (Bitstream Vera) has Verdana's wide letters and tall x-height. Its package ships
+  // one file, the whole font, Cyrillic and Greek included; Noto Sans adds what it lacks.
   verdana: ['dejavu-sans', ...FALLBACK],
-  tahoma: ['noto-sans', 'noto-sans-sc'],
-  // The origin's other frame fonts. Cousine is metric-compatible with Courier New; the rest have
-  // no look-alike among the installed packages yet and use the closest installed family.
-  trebuchet_ms: ['noto-sans', 'noto-sans-sc'],
-  courier_new: ['cousine', ...FALLBACK],
-  monaco: ['cousine', ...FALLBACK],
-  comic_sans_ms: ['noto-sans', 'noto-sans-sc'],
-  impact: ['arimo', ...FALLBACK],
-  luminari: ['gelasio', ...FALLBACK],
-  baskerville: ['tinos', ...FALLBACK],
+  // Tahoma is a narrow Verdana; no open condensed look-alike is packaged, Noto Sans is near.
+  tahoma: [...FALLBACK],
+  // Fira Sans: a humanist sans of Trebuchet's build, with its own Cyrillic and Greek.
+  trebuchet_ms: ['fira-sans', ...FALLBACK],
+  // Apple replaced Monaco with Menlo, which is DejaVu Sans Mono: the nearest open look.
+  monaco: ['dejavu-mono', ...FALLBACK],
+  // Comic Neue, Libre Baskerville, MedievalSharp, Dancing Script and Anton are Latin only (Comic
+  // Neue not even Latin Extended): other letters come from the Noto fonts behind them.
+  comic_sans_ms: ['comic-neue', ...FALLBACK],
+  impact: ['anton', ...FALLBACK],
+  luminari: ['medievalsharp', ...FALLBACK],
+  baskerville: ['libre-baskerville', ...FALLBACK],
+  brush_script_mt: ['dancing-script', ...FALLBACK],
+  // Papyrus, a proprietary rough-edged display face, has no open look-alike in @fontsource; a
+  // plain serif (Gelasio) keeps the text legible rather than imitating it badly.
   papyrus: ['gelasio', ...FALLBACK],
-  brush_script_mt: ['gelasio', ...FALLBACK],
 };
 
-const WEIGHT = 700;
+/**
+ * Frame text is bold. Anton and MedievalSharp ship one weight (400, Anton's is already heavy), so
+ * each family takes the weight its package ships that is nearest to bold.
+ */
+const BOLD = 700;
+
+function weightOf(root: string): number {
+  const { weights } = JSON.parse(readFileSync(join(root, 'metadata.json'), 'utf8')) as {
+    weights: number[];
+  };
+  return weights.reduce((best, w) => (Math.abs(w - BOLD) < Math.abs(best - BOLD) ? w : best));
+}
 
 /** A family's subset files and the code points each declares (its CSS unicode-range). */
 interface Subset {
@@ -56,8 +78,9 @@ function familySubsets(family: string): Subset[] {
     string,
     string
   >;
+  const weight = weightOf(root);
   const file = (key: string): string =>
-    join(root, 'files', `${family}-${key.replace(/[[\]]/g, '')}-${WEIGHT}-normal.woff`);
+    join(root, 'files', `${family}-${key.replace(/[[\]]/g, '')}-${weight}-normal.woff`);
   subsets = Object.entries(declared).map(([key, ranges]) => ({
     file: file(key),
     ranges: ranges.split(',').map((r): [number, number] => {
