@@ -1,4 +1,10 @@
-import { ThreadVisitSink, VISIT_SINK, VisitRecorder, VisitWriter } from '@app/analytics';
+import {
+  InlineVisitSink,
+  ThreadVisitSink,
+  VISIT_SINK,
+  VisitRecorder,
+  VisitWriter,
+} from '@app/analytics';
 import { closeAfterAll, createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
 
 /**
@@ -131,4 +137,26 @@ describe('Visit writer thread', () => {
       expect(row.location_url).toBe('https://example.com/changed');
     });
   }
+
+  it('writes visits on the app thread with VISIT_WRITER=inline', async () => {
+    const inline = opened.add(await createTestApp({ env: { VISIT_WRITER: 'inline' } }));
+    expect(inline.app.get(VISIT_SINK)).toBeInstanceOf(InlineVisitSink);
+    const user = await inline.createUser();
+    const created = await inline.http
+      .post('/v1/links')
+      .set('Authorization', user.auth)
+      .send({ location_url: 'https://example.com/inline', url: 'inline' });
+    expect(created.status).toBe(201);
+    const local = jest.spyOn(inline.app.get(VisitWriter), 'writeBatch');
+    for (let i = 0; i < 3; i += 1) {
+      const res = await inline.http.get('/inline').set('User-Agent', 'Mozilla/5.0 Firefox/120.0');
+      expect(res.status).toBe(302);
+    }
+    await inline.app.get(VisitRecorder).flushAll();
+    expect(local).toHaveBeenCalledTimes(1);
+    const link = await inline.http
+      .get(`/v1/links/${(created.body as { data: { id: number } }).data.id}`)
+      .set('Authorization', user.auth);
+    expect(link.body.data.clicks).toBe(3);
+  });
 });

@@ -59,6 +59,7 @@ describe(loadConfig.name, () => {
       storage: { driver: 'local', s3: null, publicUrl: null },
       metrics: { token: null, port: null },
       worker: 'internal',
+      visitWriter: 'thread',
       billing: NO_BILLING,
     });
   });
@@ -87,6 +88,7 @@ describe(loadConfig.name, () => {
         STATIC_MAX_BYTES: '2097152',
         STATIC_MAX_FILES: '50',
         WORKER: ' External ',
+        VISIT_WRITER: 'INLINE',
         DEFAULT_PLAN_ID: ' 2 ',
         STRIPE_WEBHOOK_SECRET: 'whsec_stripe',
         PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_x',
@@ -113,6 +115,7 @@ describe(loadConfig.name, () => {
       storage: { driver: 'local', s3: null, publicUrl: null },
       metrics: { token: null, port: null },
       worker: 'external',
+      visitWriter: 'inline',
       billing: {
         defaultPlanId: 2,
         stripeWebhookSecret: 'whsec_stripe',
@@ -202,6 +205,7 @@ describe(loadConfig.name, () => {
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
     ],
     ['WORKER', 'both', 'WORKER must be one of internal, external (got "both")'],
+    ['VISIT_WRITER', 'process', 'VISIT_WRITER must be one of thread, inline (got "process")'],
     ['ADMIN_EMAIL', 'nope', 'ADMIN_EMAIL must be an email address (got "nope")'],
     [
       'TRUSTED_PROXIES',
