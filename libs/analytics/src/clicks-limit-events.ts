@@ -1,14 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { EntityManager } from 'typeorm';
-import {
-  fromDbDateTime,
-  LinkEntity,
-  linkPayload,
-  newEventUid,
-  type OutboxEventInput,
-  toDbDateTime,
-  writeOutboxEvents,
-} from '@app/database';
+// Each from its own file (see visit-writer.ts).
+import { fromDbDateTime, toDbDateTime } from '@app/database/db-values';
+import { newEventUid, type OutboxEventInput, writeOutboxEvents } from '@app/database/events/outbox';
+import { linkPayload } from '@app/database/links/link-payload';
+import { LinkEntity } from '@app/database/links/link.entity';
 
 const LIMIT = /"clicks_limit":(\d+)/;
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
-import type { NewVisit } from '@app/database';
-import { REDIS } from '@app/redis';
+import type { NewVisit } from '@app/database/rollups/visit-columns';
+import { REDIS } from '@app/redis/redis.module';
 
 const UNIQUE_TTL_SECONDS = 26 * 3600;
 const LOCAL_UNIQUE_LIMIT = 2_000_000;

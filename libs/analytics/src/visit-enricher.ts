@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { NewVisit } from '@app/database';
+import type { NewVisit } from '@app/database/rollups/visit-columns';
 import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
 import { VisitorInfo } from './visitor-info';

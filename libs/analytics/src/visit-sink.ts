@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { isDataError } from '@app/common';
-import type { NewVisit } from '@app/database';
+import { isDataError } from '@app/common/errors/database-errors';
+import type { NewVisit } from '@app/database/rollups/visit-columns';
 import type { RawVisit } from './raw-visit';
 import type { VisitEnricher } from './visit-enricher';
 import { countByLink, type LinkAddress, type VisitWriter } from './visit-writer';

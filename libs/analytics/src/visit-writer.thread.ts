@@ -1,8 +1,10 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Logger, type LoggerService } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { AppDataSource, buildDataSourceOptions, SqliteWriteLock } from '@app/database';
-import { createRedisClient } from '@app/redis';
+// Each from its own file, not the libraries' indexes, so that the thread loads only what it uses.
+import { AppDataSource, buildDataSourceOptions } from '@app/database/data-source';
+import { SqliteWriteLock } from '@app/database/sqlite-write-lock';
+import { createRedisClient } from '@app/redis/redis.module';
 import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
 import { VisitEnricher } from './visit-enricher';

@@ -4,7 +4,7 @@ import { countries } from 'countries-list';
 import { isbot } from 'isbot';
 import { Reader } from 'maxmind';
 import { UAParser } from 'ua-parser-js';
-import { BoundedCache } from '@app/common';
+import { BoundedCache } from '@app/common/cache/bounded-cache';
 import { type GeoFiles, loadGeoFiles } from './geo-files';
 
 export interface DeviceInfo {

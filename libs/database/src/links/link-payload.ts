@@ -1,4 +1,5 @@
-import { formatDateTime } from '@app/common';
+// Not @app/common's index (see rollups.ts).
+import { formatDateTime } from '@app/common/time/datetime';
 import {
   BIOLINK_UPLOADS_PATH,
   LinkSettings,

@@ -1,4 +1,6 @@
-import { DAY_MS, localDayNumber, QUARTER_MS, usableTimeZone } from '@app/common';
+// The time helpers' own file, not @app/common's index: the visit writer thread loads this and
+// should not load the HTTP layer with it.
+import { DAY_MS, localDayNumber, QUARTER_MS, usableTimeZone } from '@app/common/time/time-zone';
 import { type NewVisit as RolledVisit, VISIT_DIMENSION_COLUMNS } from './visit-columns';
 
 /** The statistics dimensions other than the time series, as the API names them. */
