@@ -1,5 +1,6 @@
 import { DataSource, Entity, PrimaryGeneratedColumn, Column } from 'typeorm';
 import { serializeSqliteTransactions } from './sqlite-transactions';
+import { sqliteWriteLock } from './sqlite-write-lock';
 
 @Entity('notes')
 class NoteEntity {
@@ -109,5 +110,28 @@ describe(serializeSqliteTransactions.name, () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
     expect(await texts()).toEqual(['first', 'in transaction', 'saved 1', 'saved 2']);
+  });
+
+  it('makes transactions and writes outside them wait while the writer thread holds the write lock', async () => {
+    ds = await open(true);
+    const lock = sqliteWriteLock(ds);
+    // Taken as the visit writer thread takes it (free, so it does not block here).
+    lock.acquireBlocking();
+    const done: string[] = [];
+    const transaction = ds.manager
+      .transaction((em) => em.insert(NoteEntity, { text: 'in transaction' }))
+      .then(() => done.push('transaction'));
+    const insert = ds
+      .query(`INSERT INTO "notes" ("text") VALUES ('outside')`)
+      .then(() => done.push('insert'));
+    const read = ds.query(`SELECT COUNT(*) AS n FROM "notes"`).then(() => done.push('read'));
+    await read;
+    await pause(20);
+    // Reads go on; both writes wait for the lock, without blocking the event loop meanwhile.
+    expect(done).toEqual(['read']);
+    lock.release();
+    await Promise.all([transaction, insert]);
+    expect(done.slice(1).sort()).toEqual(['insert', 'transaction']);
+    expect(await texts()).toEqual(['in transaction', 'outside']);
   });
 });

@@ -22,6 +22,8 @@ import { sqliteWriteLock } from './sqlite-write-lock';
  * (which writes through a connection of its own), so that neither waits for the other inside
  * SQLite's busy handler.
  */
+const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i;
+
 export function serializeSqliteTransactions(dataSource: DataSource): void {
   if (dataSource.options.type !== 'better-sqlite3') return;
   const context = new AsyncLocalStorage<symbol>();
@@ -86,6 +88,22 @@ export function serializeSqliteTransactions(dataSource: DataSource): void {
       releaseIfDone();
     }
   };
+
+  // A write outside any transaction (an `update()`, a raw statement) takes the write lock too, so
+  // that it waits for the writer thread here rather than inside SQLite's busy handler. Inside a
+  // transaction the lock is held already.
+  const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+  runner.query = (async (...args: unknown[]) => {
+    if (runner.isTransactionActive || typeof args[0] !== 'string' || !WRITE.test(args[0])) {
+      return query(...args);
+    }
+    await writeLock.acquire();
+    try {
+      return await query(...args);
+    } finally {
+      writeLock.release();
+    }
+  }) as QueryRunner['query'];
 
   const manager: EntityManager = dataSource.manager;
   const transaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
