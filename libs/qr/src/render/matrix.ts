@@ -8,6 +8,8 @@ export interface QrMatrix {
   size: number;
   dark: Uint8Array;
   version: number;
+  /** 1 where a module belongs to a function pattern (finders, timing, alignment, format, version). */
+  reserved: Uint8Array;
 }
 
 const ECC_ORDER: readonly Ecc[] = ['L', 'M', 'Q', 'H'];
@@ -76,7 +78,12 @@ export function createMatrix(data: string, ecc: Ecc): QrMatrix {
     }
     throw e;
   }
-  return { size: qr.modules.size, dark: Uint8Array.from(qr.modules.data), version: qr.version };
+  return {
+    size: qr.modules.size,
+    dark: Uint8Array.from(qr.modules.data),
+    version: qr.version,
+    reserved: Uint8Array.from(qr.modules.reservedBit),
+  };
 }
 
 /** Whether (row, col) lies in one of the three 7×7 finder patterns. */
