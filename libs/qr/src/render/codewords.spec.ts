@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { codewords, worstBlockDamage } from './codewords';
 import { encode, logoArea } from './layout';
-import { createMatrix, QrMatrix } from './matrix';
+import { createMatrix, DataTooLongError, QrMatrix } from './matrix';
 
 const LOGO = { image: Buffer.alloc(0), size: 25 };
 /** 245 bytes: version 11 at M, 14 at Q, 16 at H. */
@@ -140,5 +140,14 @@ describe(encode.name, () => {
     expect(version(VCARD, 'M', { ...LOGO, size: 35 })).toBe('H 16');
     expect(version('https://linkdock.test/m', 'M', LOGO)).toBe('H 3');
     expect(version(VCARD, 'H', { ...LOGO, size: 10 })).toBe('H 16');
+  });
+
+  it('takes content under a logo that only Q holds, and names the level that is too small', () => {
+    // 1,600 bytes: more than version 40 holds at H (1,273), less than at Q (1,663).
+    expect(version('x'.repeat(1600), 'M', LOGO)).toBe('Q 40');
+    expect(() => version('x'.repeat(1600), 'M', { ...LOGO, size: 40 })).toThrow(
+      new DataTooLongError('H'),
+    );
+    expect(() => version('x'.repeat(1700), 'M', LOGO)).toThrow(new DataTooLongError('Q'));
   });
 });

@@ -87,25 +87,18 @@ export function encode(options: Pick<RenderOptions, 'data' | 'ecc' | 'logo'>): {
     return { matrix: createMatrix(data, 'H'), ecc: 'H' };
   }
   const q = createMatrix(data, 'Q');
-  let h: QrMatrix | null = null;
   try {
-    h = createMatrix(data, 'H');
+    return { matrix: createMatrix(data, 'H', q.version), ecc: 'H' };
   } catch (e) {
     if (!(e instanceof DataTooLongError)) {
       throw e;
     }
   }
-  if (h && h.version === q.version) {
-    return { matrix: h, ecc: 'H' };
-  }
   const { damaged, correctable } = worstBlockDamage(q, 'Q', logoArea(q.size, logo.size).covers);
   if (damaged * 4 <= correctable * 3) {
     return { matrix: q, ecc: 'Q' };
   }
-  if (!h) {
-    throw new DataTooLongError('H');
-  }
-  return { matrix: h, ecc: 'H' };
+  return { matrix: createMatrix(data, 'H'), ecc: 'H' };
 }
 
 function scalePrim(p: Prim, m: number, ox: number, oy: number): Prim {

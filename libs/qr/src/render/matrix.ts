@@ -64,16 +64,19 @@ function utf8Segments(data: string): QRCodeSegment[] {
 
 /**
  * ASCII text goes in the segments the `qrcode` package picks (numeric, alphanumeric, byte);
- * anything else in byte mode behind a UTF-8 ECI.
+ * anything else in byte mode behind a UTF-8 ECI. The smallest version that holds the content, or
+ * exactly `version` (DataTooLongError when it does not hold it: the package checks before it
+ * builds anything).
  */
-export function createMatrix(data: string, ecc: Ecc): QrMatrix {
+export function createMatrix(data: string, ecc: Ecc, version?: number): QrMatrix {
   let qr: ReturnType<typeof QRCode.create>;
   try {
     qr = QRCode.create(/^\p{ASCII}*$/u.test(data) ? data : utf8Segments(data), {
       errorCorrectionLevel: ecc,
+      ...(version ? { version } : {}),
     });
   } catch (e) {
-    if (e instanceof Error && /too big/i.test(e.message)) {
+    if (e instanceof Error && /too big|cannot contain/i.test(e.message)) {
       throw new DataTooLongError(ecc);
     }
     throw e;
