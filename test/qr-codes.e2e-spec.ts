@@ -691,6 +691,43 @@ describe('QR codes', () => {
     });
   });
 
+  // A logo raises the level to Q, and to H only when H costs no version or the logo would take
+  // more than 3/4 of what a block of Q corrects: 1,500 bytes fit version 39 at Q, no version at H
+  // (before, any logo over 15 % asked for H: a 400).
+  it('takes content under a logo that only error correction Q holds; 400 when the logo needs H', async () => {
+    const text = 'x'.repeat(1500);
+    const res = await t.http
+      .post('/v1/qr-codes')
+      .set('Authorization', owner.auth)
+      .field({ name: 'long', type: 'text', text })
+      .attach('qr_code_logo', logoPng, 'logo.png');
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ data: { id: expect.any(Number) } });
+    const got = (await get(res.body.data.id)).body.data;
+    expect({ ecc: got.settings.ecc, embedded: got.embedded_data === text }).toEqual({
+      ecc: 'M',
+      embedded: true,
+    });
+
+    const big = await t.http
+      .post('/v1/qr-codes')
+      .set('Authorization', owner.auth)
+      .field({ name: 'long', type: 'text', text, qr_code_logo_size: '35' })
+      .attach('qr_code_logo', logoPng, 'logo.png');
+    expect(big.status).toBe(400);
+    expect(big.body).toEqual({
+      errors: [
+        {
+          status: 400,
+          title:
+            'The content of this text code is too long for a QR code with error correction H (a logo needs Q or H).',
+          field: 'text',
+          code: 'validation_failed',
+        },
+      ],
+    });
+  });
+
   it('refuses a file that is not an image by its content, whatever its name', async () => {
     const res = await t.http
       .post('/v1/qr-codes')

@@ -1,6 +1,15 @@
+import { worstBlockDamage } from './codewords';
 import { textPath } from './fonts';
 import { frameLayout } from './frames';
-import { alignmentMask, createMatrix, finderOrigins, inFinder, maxEcc, QrMatrix } from './matrix';
+import {
+  alignmentMask,
+  createMatrix,
+  DataTooLongError,
+  finderOrigins,
+  inFinder,
+  maxEcc,
+  QrMatrix,
+} from './matrix';
 import { Ecc, MIN_QUIET_ZONE, RenderOptions } from './options';
 import { eyeShapes, moduleShape, Prim, Shape } from './shapes';
 
@@ -38,12 +47,58 @@ export interface Scene {
   } | null;
 }
 
-/** A logo covers (size %)² of the code; H restores up to 30 % of the codewords. */
-export function eccFor(options: Pick<RenderOptions, 'ecc' | 'logo'>): Ecc {
-  if (!options.logo) {
-    return options.ecc;
+/**
+ * The modules a logo of `percent` % of the side clears in an n-module code: every module that the
+ * logo, plus half a module of air, touches. `start` and `side` place the logo, in modules.
+ */
+export function logoArea(
+  n: number,
+  percent: number,
+): { start: number; side: number; covers: (r: number, c: number) => boolean } {
+  const side = (n * percent) / 100;
+  const start = (n - side) / 2;
+  const lo = start - 0.5;
+  const hi = start + side + 0.5;
+  return { start, side, covers: (r, c) => c + 1 > lo && c < hi && r + 1 > lo && r < hi };
+}
+
+/**
+ * The symbol and its error-correction level. Under a logo the level is raised to at least Q, and
+ * to H when H fits in the same version, or when the codewords under the logo would take more than
+ * three quarters of what some block of Q corrects (ISO/IEC 18004 table 9: a block corrects half
+ * its error-correction codewords), every covered codeword counted as wrong, so that a quarter
+ * stays for the scan's own errors. H is not taken otherwise: it costs a larger version (a 245-byte
+ * vCard is version 14 at Q, 16 at H), so smaller modules at the same size and a longer span
+ * between the finders over which a decoder counts modules (jsQR counts them from the finders'
+ * measured width: turned by 7°, plain black-square codes of that vCard lost it in about one copy
+ * in seven at version 16, one in twenty at 14, none at 11), for little more headroom: the logo
+ * grows with the symbol, so it takes about the same share of every block at either level.
+ */
+export function encode(options: Pick<RenderOptions, 'data' | 'ecc' | 'logo'>): {
+  matrix: QrMatrix;
+  ecc: Ecc;
+} {
+  const { data, logo } = options;
+  if (!logo) {
+    return { matrix: createMatrix(data, options.ecc), ecc: options.ecc };
   }
-  return maxEcc(options.ecc, options.logo.size > 15 ? 'H' : 'Q');
+  const floor = maxEcc(options.ecc, 'Q');
+  if (floor === 'H') {
+    return { matrix: createMatrix(data, 'H'), ecc: 'H' };
+  }
+  const q = createMatrix(data, 'Q');
+  try {
+    return { matrix: createMatrix(data, 'H', q.version), ecc: 'H' };
+  } catch (e) {
+    if (!(e instanceof DataTooLongError)) {
+      throw e;
+    }
+  }
+  const { damaged, correctable } = worstBlockDamage(q, 'Q', logoArea(q.size, logo.size).covers);
+  if (damaged * 4 <= correctable * 3) {
+    return { matrix: q, ecc: 'Q' };
+  }
+  return { matrix: createMatrix(data, 'H'), ecc: 'H' };
 }
 
 function scalePrim(p: Prim, m: number, ox: number, oy: number): Prim {
@@ -80,8 +135,7 @@ function modulePixels(code: number, modules: number): number {
 }
 
 export function layout(options: RenderOptions): Scene {
-  const ecc = eccFor(options);
-  const matrix = createMatrix(options.data, ecc);
+  const { matrix, ecc } = encode(options);
   const n = matrix.size;
   const quiet = Math.max(options.margin, MIN_QUIET_ZONE);
   const f = frameLayout(options.frame?.name ?? null, options.size);
@@ -98,13 +152,10 @@ export function layout(options: RenderOptions): Scene {
   // Whether a module lies under the logo; no logo clears nothing.
   let clear: (r: number, c: number) => boolean = () => false;
   if (options.logo) {
-    const side = (n * options.logo.size) / 100;
-    const start = (n - side) / 2;
+    const area = logoArea(n, options.logo.size);
+    const { start, side } = area;
     logoBox = { x: ox + start * m, y: oy + start * m, w: side * m, h: side * m };
-    // Clear every module that the logo (plus half a module of air) touches.
-    const lo = start - 0.5;
-    const hi = start + side + 0.5;
-    clear = (r, c) => c + 1 > lo && c < hi && r + 1 > lo && r < hi;
+    clear = area.covers;
   }
 
   const isDark = (r: number, c: number): boolean =>

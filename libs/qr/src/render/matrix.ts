@@ -8,6 +8,8 @@ export interface QrMatrix {
   size: number;
   dark: Uint8Array;
   version: number;
+  /** 1 where a module belongs to a function pattern (finders, timing, alignment, format, version). */
+  reserved: Uint8Array;
 }
 
 const ECC_ORDER: readonly Ecc[] = ['L', 'M', 'Q', 'H'];
@@ -62,21 +64,29 @@ function utf8Segments(data: string): QRCodeSegment[] {
 
 /**
  * ASCII text goes in the segments the `qrcode` package picks (numeric, alphanumeric, byte);
- * anything else in byte mode behind a UTF-8 ECI.
+ * anything else in byte mode behind a UTF-8 ECI. The smallest version that holds the content, or
+ * exactly `version` (DataTooLongError when it does not hold it: the package checks before it
+ * builds anything).
  */
-export function createMatrix(data: string, ecc: Ecc): QrMatrix {
+export function createMatrix(data: string, ecc: Ecc, version?: number): QrMatrix {
   let qr: ReturnType<typeof QRCode.create>;
   try {
     qr = QRCode.create(/^\p{ASCII}*$/u.test(data) ? data : utf8Segments(data), {
       errorCorrectionLevel: ecc,
+      ...(version ? { version } : {}),
     });
   } catch (e) {
-    if (e instanceof Error && /too big/i.test(e.message)) {
+    if (e instanceof Error && /too big|cannot contain/i.test(e.message)) {
       throw new DataTooLongError(ecc);
     }
     throw e;
   }
-  return { size: qr.modules.size, dark: Uint8Array.from(qr.modules.data), version: qr.version };
+  return {
+    size: qr.modules.size,
+    dark: Uint8Array.from(qr.modules.data),
+    version: qr.version,
+    reserved: Uint8Array.from(qr.modules.reservedBit),
+  };
 }
 
 /** Whether (row, col) lies in one of the three 7×7 finder patterns. */

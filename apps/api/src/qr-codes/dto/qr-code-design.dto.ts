@@ -41,7 +41,11 @@ export class QrStyleFields {
   @IsIn(GRADIENT_STYLES, oneOf(GRADIENT_STYLES))
   foreground_gradient_style?: (typeof GRADIENT_STYLES)[number];
 
-  @ApiPropertyOptional({ enum: ECC_LEVELS })
+  @ApiPropertyOptional({
+    enum: ECC_LEVELS,
+    description:
+      'Error correction. Under a logo the code is encoded at least at Q, and at H when H fits in the same version or when the codewords the logo covers would take more than three quarters of what a block of Q corrects; settings keep the level asked for.',
+  })
   @IsOptional()
   @IsIn(ECC_LEVELS, oneOf(ECC_LEVELS))
   ecc?: (typeof ECC_LEVELS)[number];
