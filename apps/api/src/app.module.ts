@@ -22,7 +22,7 @@ import {
 } from '@app/common';
 import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
+import { CounterThrottlerStorage, FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import { StorageModule } from '@app/storage';
 import { WorkerModule } from '../../worker/src/worker.module';
 import { AccountLogsModule } from './account-logs/account-logs.module';
@@ -70,7 +70,8 @@ export class AppModule {
           inject: [REDIS],
           useFactory: (redis: Redis | null) => ({
             throttlers: [{ name: 'default', ttl: 60_000, limit: config.apiRateLimit }],
-            storage: redis ? new FallbackThrottlerStorage(redis) : undefined,
+            // In memory: a counter per key (O(1) a hit), not the library's list of hit times.
+            storage: redis ? new FallbackThrottlerStorage(redis) : new CounterThrottlerStorage(),
           }),
         }),
         AuthModule,
