@@ -14,6 +14,7 @@ import {
 } from '@app/auth';
 import {
   AllExceptionsFilter,
+  ApiInterceptor,
   CommonModule,
   createValidationPipe,
   EnvelopeInterceptor,
@@ -109,9 +110,11 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
         { provide: APP_GUARD, useClass: ApiKeyScopeGuard },
         { provide: APP_GUARD, useClass: TeamAccessGuard },
-        { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: RejectNulInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // One global interceptor runs these three in this order (see ApiInterceptor for why).
+        MultipartInterceptor,
+        RejectNulInterceptor,
+        EnvelopeInterceptor,
+        { provide: APP_INTERCEPTOR, useClass: ApiInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
