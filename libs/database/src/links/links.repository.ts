@@ -5,6 +5,7 @@ import type { ListQuery } from '@app/common';
 import { toDbDateTime, toDbValue } from '../db-values';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
+import { RowReader } from '../row-reader';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from './link.entity';
 
@@ -69,8 +70,11 @@ export type LinkEvents = RowEvents<LinkEntity>;
 
 @Injectable()
 export class LinksRepository extends OwnedRepository<LinkEntity> {
+  private readonly rows: RowReader<LinkEntity>;
+
   constructor(@InjectRepository(LinkEntity) repo: Repository<LinkEntity>) {
     super(repo);
+    this.rows = new RowReader(repo);
   }
 
   /**
@@ -123,11 +127,9 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
   }
 
   async aliasTaken(domainId: number, alias: string, exceptId?: number): Promise<boolean> {
-    const found = await this.repo.findOne({
-      where: { domain_id: domainId, url: alias },
-      select: { id: true },
-    });
-    return found !== null && found.id !== exceptId;
+    // Asked once for every link created (the random alias, or the one chosen).
+    const found = await this.rows.firstId('"domain_id" = ? AND "url" = ?', [domainId, alias]);
+    return found !== null && found !== exceptId;
   }
 
   /** The links answering any of `aliases` on a domain, whoever owns them. */
