@@ -4,7 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DataSource, In, IsNull, Repository } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
-import { fromDbDateTime, sqliteConnection, toDbDateTime } from '../db-values';
+import { fromDbDateTime, prepared, sqliteConnection, toDbDateTime } from '../db-values';
 import { NotificationHandlerEntity } from '../notification-handlers/notification-handler.entity';
 import { applyListQuery } from '../owned.repository';
 import { DeliveryEntity } from './delivery.entity';
@@ -111,21 +111,21 @@ export class DeliveriesRepository {
     if (db === 'busy') return null;
     if (db !== null) {
       return db.transaction(() => {
-        const events = db.prepare(`${SELECT_EVENTS} ?`).all(limit) as EventRow[];
+        const events = prepared(db, `${SELECT_EVENTS} ?`).all(limit) as EventRow[];
         if (events.length === 0) return 0;
         const owners = [...new Set(events.map((e) => e.owner_id))];
-        const handlers = db
-          .prepare(
-            `SELECT "id", "user_id", "events" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
-          )
-          .all(...owners) as HandlerRow[];
-        const insert = db.prepare(
+        const handlers = prepared(
+          db,
+          `SELECT "id", "user_id", "events" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
+        ).all(...owners) as HandlerRow[];
+        const insert = prepared(
+          db,
           `INSERT OR IGNORE INTO "deliveries" ("uid", "event_id", "handler_id", "event", "status", "attempts", "next_attempt_at", "datetime") VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`,
         );
         for (const t of deliveryTargets(events, handlers)) {
           insert.run(newDeliveryUid(), t.eventId, t.handlerId, t.event, at, at);
         }
-        const mark = db.prepare(`UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
+        const mark = prepared(db, `UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
         for (const e of events) mark.run(at, e.id);
         return events.length;
       })();
@@ -176,12 +176,11 @@ export class DeliveriesRepository {
     if (db === 'busy') return null;
     let rows: ClaimedDelivery[];
     if (db !== null) {
-      rows = db
-        .prepare(
-          `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
+      rows = prepared(
+        db,
+        `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
            WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} ORDER BY "next_attempt_at", "id" LIMIT @limit) ${returning}`,
-        )
-        .all({ lease, now: at, limit }) as ClaimedDelivery[];
+      ).all({ lease, now: at, limit }) as ClaimedDelivery[];
     } else {
       const result = await this.dataSource.query<[ClaimedDelivery[], number]>(
         `UPDATE "deliveries" SET "lease_until" = $1, "attempts" = "attempts" + 1, "last_datetime" = $2
