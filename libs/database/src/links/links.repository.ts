@@ -4,6 +4,7 @@ import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import type { ListQuery } from '@app/common';
 import { toDbDateTime, toDbValue } from '../db-values';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
+import { insertRow } from '../insert-row';
 import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { RowReader } from '../row-reader';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
@@ -108,9 +109,11 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
     outer?: EntityManager,
   ): Promise<number> {
     const write = async (em: EntityManager) => {
-      const saved = await em.save(LinkEntity, em.create(LinkEntity, values));
-      await writeOutboxEvents(em, events.of([saved]), events.now);
-      return saved.id;
+      // Every column is given, so the row as written is these values and its new id.
+      const link = em.create(LinkEntity, values);
+      link.id = await insertRow(em, LinkEntity, link);
+      await writeOutboxEvents(em, events.of([link]), events.now);
+      return link.id;
     };
     return outer ? write(outer) : this.repo.manager.transaction(write);
   }
