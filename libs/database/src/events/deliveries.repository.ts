@@ -80,6 +80,8 @@ export function deliveryTargets(
 
 const SELECT_EVENTS = `SELECT "id", "event", "owner_id", "handler_ids" FROM "events" WHERE "dispatched_at" IS NULL ORDER BY "id" LIMIT`;
 const CLAIM_WHERE = `"status" = 'pending' AND "next_attempt_at" <= $2 AND ("lease_until" IS NULL OR "lease_until" <= $2)`;
+const SOME_EVENT = `SELECT 1 FROM "events" WHERE "dispatched_at" IS NULL LIMIT 1`;
+const SOME_DUE = `SELECT 1 FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} LIMIT 1`;
 
 /**
  * The outbox's read side and the delivery log's writes: fan events out into deliveries, claim
@@ -110,6 +112,8 @@ export class DeliveriesRepository {
     const db = this.freeSqlite();
     if (db === 'busy') return null;
     if (db !== null) {
+      // Most passes find nothing: a read says so without a transaction.
+      if (prepared(db, SOME_EVENT).get() === undefined) return 0;
       return db.transaction(() => {
         const events = prepared(db, `${SELECT_EVENTS} ?`).all(limit) as EventRow[];
         if (events.length === 0) return 0;
@@ -176,6 +180,8 @@ export class DeliveriesRepository {
     if (db === 'busy') return null;
     let rows: ClaimedDelivery[];
     if (db !== null) {
+      // A read finds out whether anything is due; the UPDATE, a write, only runs when it is.
+      if (prepared(db, SOME_DUE).get({ now: at }) === undefined) return [];
       rows = prepared(
         db,
         `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
