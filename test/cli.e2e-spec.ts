@@ -162,3 +162,43 @@ describe('Command line', () => {
     expect(JSON.parse(past.error!).errors[0].title).toBe('The expiry must be in the future.');
   });
 });
+
+describe('Command line with Redis', () => {
+  const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REDIS_URL } });
+  });
+  afterAll(() => t?.close());
+
+  it('key:revoke reaches a running server whose cache holds the key at once, not after 30 s', async () => {
+    const user = await t.createUser();
+    const me = () => t.http.get('/v1/user').set('Authorization', user.auth);
+    // The server authenticates the key once and from then on answers it from its AuthCache.
+    expect((await me()).status).toBe(200);
+    expect((await me()).status).toBe(200);
+
+    const revoked = await runCommand(t.config, 'key:revoke', '--key', user.apiKey);
+    expect([revoked.code, revoked.err]).toEqual([0, []]);
+    // The drop travels by Redis pub/sub: within 1 s, far less than the cache's 30 s.
+    const revokedAt = Date.now();
+    let res = await me();
+    while (res.status === 200 && Date.now() - revokedAt < 1000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      res = await me();
+    }
+    expect(res.status).toBe(401);
+    expect(res.body.errors[0].code).toBe('unauthorized');
+  });
+
+  it('says so on stderr, and still does the work, when Redis cannot be reached', async () => {
+    const user = await t.createUser();
+    const config = { ...t.config, redisUrl: 'redis://127.0.0.1:1' };
+    const revoked = await runCommand(config, 'key:revoke', '--key', user.apiKey);
+    expect(revoked.code).toBe(0);
+    expect(revoked.err).toEqual([
+      'Redis (REDIS_URL) is unreachable: running servers learn of key, user and team changes made here only when their authentication cache expires (30 s).',
+    ]);
+    expect((await t.http.get('/v1/user').set('Authorization', user.auth)).status).toBe(401);
+  });
+});

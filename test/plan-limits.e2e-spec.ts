@@ -229,6 +229,15 @@ describe('Plan limits', () => {
     expect(replaced.status).toBe(200);
     const me = await t.http.get('/v1/user').set('Authorization', user.auth);
     expect(me.body.data.usage.static_storage_bytes).toEqual({ used: 90, limit: 100 });
+    // Two sites: their bytes add up (40 + 50).
+    const shrunk = await t.http
+      .post(`/v1/links/${small.body.data.id}`)
+      .set('Authorization', user.auth)
+      .attach('file', Buffer.from(page(40)), 'index.html');
+    expect(shrunk.status).toBe(200);
+    expect((await upload(page(50))).status).toBe(201);
+    const both = await t.http.get('/v1/user').set('Authorization', user.auth);
+    expect(both.body.data.usage.static_storage_bytes).toEqual({ used: 90, limit: 100 });
   });
 
   it('follows the plan’s rate limit per key', async () => {

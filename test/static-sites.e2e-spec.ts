@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -351,6 +351,28 @@ describe('Static sites', () => {
           ],
         },
       });
+    });
+
+    it('refuses a NUL character in a field beside an upload, and removes the uploaded file', async () => {
+      const uploads = join(t.config.dataDir, 'tmp', 'uploads');
+      const res = await refused(() =>
+        create({ name: 'a\u0000b' }, { name: 'site.zip', data: demoSite() }),
+      );
+      expect(res).toEqual({
+        status: 400,
+        body: {
+          errors: [
+            {
+              status: 400,
+              title: 'name must not contain a NUL character.',
+              field: 'name',
+              code: 'validation_failed',
+            },
+          ],
+        },
+      });
+      // The file was written to disk by the multipart step before the NUL check refused it.
+      expect(existsSync(uploads) ? readdirSync(uploads) : []).toEqual([]);
     });
 
     it('refuses an upload over STATIC_MAX_UPLOAD_BYTES with 413', async () => {

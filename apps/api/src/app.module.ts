@@ -14,6 +14,7 @@ import {
 } from '@app/auth';
 import {
   AllExceptionsFilter,
+  ApiInterceptor,
   CommonModule,
   createValidationPipe,
   EnvelopeInterceptor,
@@ -22,7 +23,7 @@ import {
 } from '@app/common';
 import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
+import { CounterThrottlerStorage, FallbackThrottlerStorage, REDIS, RedisModule } from '@app/redis';
 import { StorageModule } from '@app/storage';
 import { WorkerModule } from '../../worker/src/worker.module';
 import { AccountLogsModule } from './account-logs/account-logs.module';
@@ -70,7 +71,8 @@ export class AppModule {
           inject: [REDIS],
           useFactory: (redis: Redis | null) => ({
             throttlers: [{ name: 'default', ttl: 60_000, limit: config.apiRateLimit }],
-            storage: redis ? new FallbackThrottlerStorage(redis) : undefined,
+            // In memory: a counter per key (O(1) a hit), not the library's list of hit times.
+            storage: redis ? new FallbackThrottlerStorage(redis) : new CounterThrottlerStorage(),
           }),
         }),
         AuthModule,
@@ -108,9 +110,11 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
         { provide: APP_GUARD, useClass: ApiKeyScopeGuard },
         { provide: APP_GUARD, useClass: TeamAccessGuard },
-        { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: RejectNulInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // One global interceptor runs these three in this order (see ApiInterceptor for why).
+        MultipartInterceptor,
+        RejectNulInterceptor,
+        EnvelopeInterceptor,
+        { provide: APP_INTERCEPTOR, useClass: ApiInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

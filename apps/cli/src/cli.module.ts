@@ -4,12 +4,13 @@ import { AccountsModule } from '@app/auth';
 import { CommonModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { RedisModule } from '@app/redis';
 import { LinksBulkModule } from '../../api/src/links/bulk';
 
 /**
- * What the command line needs: configuration, the database, account management, and the links in
- * bulk of the API (import and export apply the API's rules; see eslint.config.mjs). Events raised
- * here reach no listener of the API process.
+ * What the command line needs: configuration, the database, Redis when configured, account
+ * management, and the links in bulk of the API (import and export apply the API's rules; see
+ * eslint.config.mjs). Events raised here reach no listener of the API process.
  */
 @Module({})
 export class CliModule {
@@ -20,6 +21,9 @@ export class CliModule {
         ConfigModule.forRoot(config),
         CommonModule,
         DatabaseModule.forRoot(config.database),
+        // With REDIS_URL, what a command changes about keys, users and teams reaches the running
+        // servers' AuthCache at once (AuthCache publishes its drops), not after their cache's TTL.
+        RedisModule.forRoot(config.redisUrl),
         AccountsModule,
         EventEmitterModule.forRoot(),
         LinksBulkModule,

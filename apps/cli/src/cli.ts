@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
+import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AppError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { runMigrations } from '@app/database';
+import { REDIS, redisReady } from '@app/redis';
 import { CliModule } from './cli.module';
 import { COMMANDS } from './commands';
 
@@ -15,6 +17,9 @@ export interface CliIo {
   /** The terminal stdout is, when it is one: progress bars are drawn there, and only then. */
   progress?: NodeJS.WritableStream;
 }
+
+/** How long a command waits for Redis before it goes on without telling the running servers. */
+const REDIS_WAIT_MS = 3000;
 
 /**
  * Runs one command and returns the exit code. The result is one JSON line on stdout, the last
@@ -61,6 +66,12 @@ export async function runCli(argv: string[], config: AppConfig, io: CliIo): Prom
     logger: ['error'],
   });
   try {
+    const redis = app.get<Redis | null>(REDIS);
+    if (redis && !(await redisReady(redis, REDIS_WAIT_MS))) {
+      io.err(
+        'Redis (REDIS_URL) is unreachable: running servers learn of key, user and team changes made here only when their authentication cache expires (30 s).',
+      );
+    }
     if (name !== 'migration:run' && name !== 'migration:revert') {
       await runMigrations(app.get(DataSource));
     }

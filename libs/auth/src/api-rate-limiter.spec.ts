@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ThrottlerException, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerException } from '@nestjs/throttler';
 import type { AppConfig } from '@app/config';
+import { CounterThrottlerStorage } from '@app/redis';
 import { hashApiKey } from './api-key';
 import { ApiRateLimiter } from './api-rate-limiter';
 
@@ -18,11 +19,11 @@ function requestFrom(peer: string, forwardedFor?: string): IncomingMessage {
 }
 
 describe(ApiRateLimiter.name, () => {
-  let storage: ThrottlerStorageService;
+  let storage: CounterThrottlerStorage;
   let limiter: ApiRateLimiter;
 
   beforeEach(() => {
-    storage = new ThrottlerStorageService();
+    storage = new CounterThrottlerStorage();
     limiter = new ApiRateLimiter(
       { throttlers: [{ name: 'default', ttl: 60_000, limit: 2 }] },
       storage,

@@ -55,3 +55,4 @@ export * from './visits/visit.entity';
 export * from './visits/visits.repository';
 export * from './links/link-settings';
 export * from './links/link-payload';
+export * from './row-reader';

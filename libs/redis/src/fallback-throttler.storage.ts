@@ -1,7 +1,8 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Logger } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
+import { CounterThrottlerStorage } from './counter-throttler.storage';
 
 type Record = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -13,7 +14,7 @@ type Record = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 export class FallbackThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
   private readonly shared: ThrottlerStorageRedisService;
-  private readonly local = new ThrottlerStorageService();
+  private readonly local = new CounterThrottlerStorage();
   private warned = false;
 
   constructor(private readonly redis: Redis) {

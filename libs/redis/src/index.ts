@@ -1,3 +1,4 @@
+export * from './counter-throttler.storage';
 export * from './fallback-throttler.storage';
 export * from './redis.module';
 export * from './publish';

@@ -28,6 +28,25 @@ export function createRedisClient(url: string): Redis {
   return client;
 }
 
+/**
+ * Resolves true once the client is connected, false after `ms` without it. A short-lived process
+ * (the command line) waits for it before anything it does publishes: publishing is skipped while
+ * the client is not ready (publishQuietly).
+ */
+export function redisReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    redis.on('ready', onReady);
+  });
+}
+
 @Module({})
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {}

@@ -1,4 +1,5 @@
 export * from './api-headers';
+export * from './api.interceptor';
 export * from './envelope.interceptor';
 export * from './id-param';
 export * from './multipart.interceptor';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { RowReader } from '../row-reader';
 import { UserEntity } from '../users/user.entity';
 import { PlanEntity } from './plan.entity';
 
@@ -14,7 +15,14 @@ export interface UserPlanRow {
 /** Plans are the operator's, not a user's: these lookups are not owner-scoped. */
 @Injectable()
 export class PlansRepository {
-  constructor(@InjectRepository(PlanEntity) private readonly repo: Repository<PlanEntity>) {}
+  /** Plans and users' plan columns are read by every create that a plan limits, and GET /v1/user. */
+  private readonly planRows: RowReader<PlanEntity>;
+  private readonly userRows: RowReader<UserEntity>;
+
+  constructor(@InjectRepository(PlanEntity) private readonly repo: Repository<PlanEntity>) {
+    this.planRows = new RowReader(repo);
+    this.userRows = new RowReader(repo.manager.getRepository(UserEntity));
+  }
 
   /** The entity manager outside any transaction (usage counts). */
   get manager(): EntityManager {
@@ -31,7 +39,7 @@ export class PlansRepository {
   }
 
   findById(id: number, em: EntityManager = this.repo.manager): Promise<PlanEntity | null> {
-    return em.findOneBy(PlanEntity, { id });
+    return this.planRows.one('"id" = ?', [id], em);
   }
 
   save(plan: PlanEntity): Promise<PlanEntity> {
@@ -47,13 +55,9 @@ export class PlansRepository {
     userId: number,
     em: EntityManager = this.repo.manager,
   ): Promise<UserPlanRow | null> {
-    const user = await em.findOne(UserEntity, {
-      where: { id: userId },
-      select: { id: true, plan_id: true, plan_expiration_date: true },
-    });
+    const user = await this.userRows.one('"id" = ?', [userId], em);
     if (!user) return null;
-    const plan =
-      user.plan_id === null ? null : await em.findOneBy(PlanEntity, { id: user.plan_id });
+    const plan = user.plan_id === null ? null : await this.findById(user.plan_id, em);
     return { plan_id: user.plan_id, plan_expiration_date: user.plan_expiration_date, plan };
   }
 

@@ -52,29 +52,47 @@ export async function countUsage(
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Every limited resource's usage of an owner, in two queries (GET /v1/user shows them all). */
+/**
+ * Joins the settings of an owner's static links into one text. The separator, the control
+ * character RS, never occurs in JSON text (JSON escapes control characters inside strings).
+ */
+const SETTINGS_SEPARATOR = '\u001e';
+
+/** Every limited resource's usage of an owner, in one query (GET /v1/user shows them all). */
 export async function countAllUsage(
   em: EntityManager,
   ownerId: number,
 ): Promise<Record<LimitedResource, number>> {
   const p = placeholder(em);
-  const counts = Object.entries(OWNED_TABLES).map(
+  const postgres = p !== '?';
+  const columns = Object.entries(OWNED_TABLES).map(
     ([name, table]) => `(SELECT COUNT(*) FROM "${table}" WHERE "user_id" = ${p}) AS "${name}"`,
   );
-  counts.push(
+  columns.push(
     `(SELECT COUNT(*) FROM "team_members" m JOIN "teams" t ON t."id" = m."team_id" WHERE t."user_id" = ${p}) AS "team_members"`,
   );
+  // The bytes are in each site's JSON settings: they are summed here, as countUsage does.
+  const joined = postgres
+    ? 'string_agg("settings", chr(30))'
+    : 'group_concat("settings", char(30))';
+  columns.push(
+    `(SELECT ${joined} FROM "links" WHERE "user_id" = ${p} AND "type" = 'static') AS "static_settings"`,
+  );
   // PostgreSQL numbers its parameters; SQLite takes one value per `?`.
-  const params = p === '?' ? counts.map(() => ownerId) : [ownerId];
-  const rows: Array<Record<string, number | string>> = await em.query(
-    `SELECT ${counts.join(', ')}`,
+  const params = postgres ? [ownerId] : columns.map(() => ownerId);
+  const rows: Array<Record<string, number | string | null>> = await em.query(
+    `SELECT ${columns.join(', ')}`,
     params,
   );
   const row = rows[0] ?? {};
   const result = Object.fromEntries(
     [...Object.keys(OWNED_TABLES), 'team_members'].map((name) => [name, Number(row[name] ?? 0)]),
   ) as Record<LimitedResource, number>;
-  result.static_storage_bytes = await countUsage(em, ownerId, 'static_storage_bytes');
+  const settings = row.static_settings;
+  result.static_storage_bytes =
+    typeof settings === 'string'
+      ? settings.split(SETTINGS_SEPARATOR).reduce((sum, one) => sum + siteBytes(one), 0)
+      : 0;
   return result;
 }
 

@@ -5,18 +5,23 @@ import { toDbValue } from '../db-values';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { LinkEntity } from '../links/link.entity';
 import { IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
+import { RowReader } from '../row-reader';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { DomainEntity } from './domain.entity';
 
 @Injectable()
 export class DomainsRepository extends OwnedRepository<DomainEntity> {
+  private readonly rows: RowReader<DomainEntity>;
+
   constructor(@InjectRepository(DomainEntity) repo: Repository<DomainEntity>) {
     super(repo);
+    this.rows = new RowReader(repo);
   }
 
   /** The enabled domain serving this host, if any (at most one is enabled per host). */
   findEnabledByHost(host: string): Promise<DomainEntity | null> {
-    return this.repo.findOneBy({ host, is_enabled: true });
+    // Asked for every destination URL a link write names (a link must not point back here).
+    return this.rows.one('"host" = ? AND "is_enabled" = true', [host]);
   }
 
   /** Which of `hosts` are hosts of enabled domains, whoever owns them. */

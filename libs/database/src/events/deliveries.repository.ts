@@ -4,7 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DataSource, In, IsNull, Repository } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
-import { fromDbDateTime, sqliteConnection, toDbDateTime } from '../db-values';
+import { fromDbDateTime, prepared, sqliteConnection, toDbDateTime } from '../db-values';
 import { NotificationHandlerEntity } from '../notification-handlers/notification-handler.entity';
 import { applyListQuery } from '../owned.repository';
 import { DeliveryEntity } from './delivery.entity';
@@ -80,6 +80,8 @@ export function deliveryTargets(
 
 const SELECT_EVENTS = `SELECT "id", "event", "owner_id", "handler_ids" FROM "events" WHERE "dispatched_at" IS NULL ORDER BY "id" LIMIT`;
 const CLAIM_WHERE = `"status" = 'pending' AND "next_attempt_at" <= $2 AND ("lease_until" IS NULL OR "lease_until" <= $2)`;
+const SOME_EVENT = `SELECT 1 FROM "events" WHERE "dispatched_at" IS NULL LIMIT 1`;
+const SOME_DUE = `SELECT 1 FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} LIMIT 1`;
 
 /**
  * The outbox's read side and the delivery log's writes: fan events out into deliveries, claim
@@ -110,22 +112,24 @@ export class DeliveriesRepository {
     const db = this.freeSqlite();
     if (db === 'busy') return null;
     if (db !== null) {
+      // Most passes find nothing: a read says so without a transaction.
+      if (prepared(db, SOME_EVENT).get() === undefined) return 0;
       return db.transaction(() => {
-        const events = db.prepare(`${SELECT_EVENTS} ?`).all(limit) as EventRow[];
+        const events = prepared(db, `${SELECT_EVENTS} ?`).all(limit) as EventRow[];
         if (events.length === 0) return 0;
         const owners = [...new Set(events.map((e) => e.owner_id))];
-        const handlers = db
-          .prepare(
-            `SELECT "id", "user_id", "events" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
-          )
-          .all(...owners) as HandlerRow[];
-        const insert = db.prepare(
+        const handlers = prepared(
+          db,
+          `SELECT "id", "user_id", "events" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
+        ).all(...owners) as HandlerRow[];
+        const insert = prepared(
+          db,
           `INSERT OR IGNORE INTO "deliveries" ("uid", "event_id", "handler_id", "event", "status", "attempts", "next_attempt_at", "datetime") VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`,
         );
         for (const t of deliveryTargets(events, handlers)) {
           insert.run(newDeliveryUid(), t.eventId, t.handlerId, t.event, at, at);
         }
-        const mark = db.prepare(`UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
+        const mark = prepared(db, `UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
         for (const e of events) mark.run(at, e.id);
         return events.length;
       })();
@@ -176,12 +180,13 @@ export class DeliveriesRepository {
     if (db === 'busy') return null;
     let rows: ClaimedDelivery[];
     if (db !== null) {
-      rows = db
-        .prepare(
-          `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
+      // A read finds out whether anything is due; the UPDATE, a write, only runs when it is.
+      if (prepared(db, SOME_DUE).get({ now: at }) === undefined) return [];
+      rows = prepared(
+        db,
+        `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
            WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} ORDER BY "next_attempt_at", "id" LIMIT @limit) ${returning}`,
-        )
-        .all({ lease, now: at, limit }) as ClaimedDelivery[];
+      ).all({ lease, now: at, limit }) as ClaimedDelivery[];
     } else {
       const result = await this.dataSource.query<[ClaimedDelivery[], number]>(
         `UPDATE "deliveries" SET "lease_until" = $1, "attempts" = "attempts" + 1, "last_datetime" = $2

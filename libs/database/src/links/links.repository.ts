@@ -4,7 +4,9 @@ import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import type { ListQuery } from '@app/common';
 import { toDbDateTime, toDbValue } from '../db-values';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
+import { insertRow } from '../insert-row';
 import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
+import { RowReader } from '../row-reader';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from './link.entity';
 
@@ -69,8 +71,11 @@ export type LinkEvents = RowEvents<LinkEntity>;
 
 @Injectable()
 export class LinksRepository extends OwnedRepository<LinkEntity> {
+  private readonly rows: RowReader<LinkEntity>;
+
   constructor(@InjectRepository(LinkEntity) repo: Repository<LinkEntity>) {
     super(repo);
+    this.rows = new RowReader(repo);
   }
 
   /**
@@ -104,9 +109,11 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
     outer?: EntityManager,
   ): Promise<number> {
     const write = async (em: EntityManager) => {
-      const saved = await em.save(LinkEntity, em.create(LinkEntity, values));
-      await writeOutboxEvents(em, events.of([saved]), events.now);
-      return saved.id;
+      // Every column is given, so the row as written is these values and its new id.
+      const link = em.create(LinkEntity, values);
+      link.id = await insertRow(em, LinkEntity, link);
+      await writeOutboxEvents(em, events.of([link]), events.now);
+      return link.id;
     };
     return outer ? write(outer) : this.repo.manager.transaction(write);
   }
@@ -123,11 +130,9 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
   }
 
   async aliasTaken(domainId: number, alias: string, exceptId?: number): Promise<boolean> {
-    const found = await this.repo.findOne({
-      where: { domain_id: domainId, url: alias },
-      select: { id: true },
-    });
-    return found !== null && found.id !== exceptId;
+    // Asked once for every link created (the random alias, or the one chosen).
+    const found = await this.rows.firstId('"domain_id" = ? AND "url" = ?', [domainId, alias]);
+    return found !== null && found !== exceptId;
   }
 
   /** The links answering any of `aliases` on a domain, whoever owns them. */

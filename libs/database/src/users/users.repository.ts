@@ -1,16 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { RowReader } from '../row-reader';
 import { ApiKeyEntity } from './api-key.entity';
 import { UserEntity } from './user.entity';
 
 /** Users are the owners themselves, so these lookups are not owner-scoped. */
 @Injectable()
 export class UsersRepository {
-  constructor(@InjectRepository(UserEntity) private readonly repo: Repository<UserEntity>) {}
+  /** GET /v1/user reads the caller's row on every call. */
+  private readonly rows: RowReader<UserEntity>;
+
+  constructor(@InjectRepository(UserEntity) private readonly repo: Repository<UserEntity>) {
+    this.rows = new RowReader(repo);
+  }
 
   findById(id: number): Promise<UserEntity | null> {
-    return this.repo.findOneBy({ id });
+    return this.rows.one('"id" = ?', [id]);
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {

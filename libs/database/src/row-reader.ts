@@ -1,0 +1,83 @@
+import type { EntityManager, ObjectLiteral, Repository } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+
+type Param = string | number | boolean;
+
+/**
+ * Reads whole rows of one entity with a fixed SQL text, for the few reads that run on nearly every
+ * API request (the caller's user row, a plan, the checks of a new link). TypeORM's find builds a
+ * query builder, aliases every column and escapes the query again on each call, which costs more
+ * than SQLite's own work for a lookup by key. The SQL here is built once, at boot, and each column
+ * is converted by the driver's own `prepareHydratedValue` (dates, booleans, transformers), the
+ * same call TypeORM makes, so the entity is the one `findOneBy` would return.
+ *
+ * Conditions are written with `?` for parameters; they become `$1`, `$2`... on PostgreSQL.
+ */
+export class RowReader<T extends ObjectLiteral> {
+  private readonly columns: readonly ColumnMetadata[];
+  private readonly select: string;
+  private readonly selectId: string;
+  private readonly postgres: boolean;
+  private readonly sql = new Map<string, string>();
+
+  constructor(private readonly repo: Repository<T>) {
+    const meta = repo.metadata;
+    if (meta.columns.some((c) => c.embeddedMetadata) || meta.childEntityMetadatas.length > 0) {
+      throw new Error(`RowReader reads plain tables only; ${meta.tableName} is not one`);
+    }
+    // The columns TypeORM hydrates (RawSqlResultsToEntityTransformer): all but relations' virtual ones.
+    this.columns = meta.columns.filter((c) => !c.isVirtual);
+    this.postgres = repo.manager.connection.options.type === 'postgres';
+    this.select = `SELECT ${this.columns.map((c) => `"${c.databaseName}"`).join(', ')} FROM "${meta.tableName}"`;
+    this.selectId = `SELECT "id" FROM "${meta.tableName}"`;
+  }
+
+  /** The first row matching `where` (ordered by nothing: use it on unique keys), or null. */
+  async one(where: string, params: readonly Param[], em?: EntityManager): Promise<T | null> {
+    const rows = await this.query(this.select, where, params, em);
+    return rows.length === 0 ? null : this.hydrate(rows[0]);
+  }
+
+  /** The id of the first row matching `where`, or null: an existence check that reads one column. */
+  async firstId(
+    where: string,
+    params: readonly Param[],
+    em?: EntityManager,
+  ): Promise<number | null> {
+    const rows = await this.query(this.selectId, where, params, em);
+    return rows.length === 0 ? null : Number(rows[0].id);
+  }
+
+  private query(
+    select: string,
+    where: string,
+    params: readonly Param[],
+    em: EntityManager = this.repo.manager,
+  ): Promise<Array<Record<string, unknown>>> {
+    const key = `${select === this.select ? '*' : 'id'} ${where}`;
+    let text = this.sql.get(key);
+    if (text === undefined) {
+      let n = 0;
+      const condition = this.postgres ? where.replace(/\?/g, () => `$${(n += 1)}`) : where;
+      text = `${select} WHERE ${condition} LIMIT 1`;
+      this.sql.set(key, text);
+    }
+    // better-sqlite3 binds no booleans; SQLite stores them as 0 and 1.
+    const values = this.postgres
+      ? [...params]
+      : params.map((p) => (p === true ? 1 : p === false ? 0 : p));
+    return em.query(text, values);
+  }
+
+  private hydrate(row: Record<string, unknown>): T {
+    const entity = this.repo.metadata.create() as T;
+    const driver = this.repo.manager.connection.driver;
+    for (const column of this.columns) {
+      const value = row[column.databaseName];
+      if (value !== undefined) {
+        column.setEntityValue(entity, driver.prepareHydratedValue(value, column));
+      }
+    }
+    return entity;
+  }
+}

@@ -1,0 +1,78 @@
+import { DomainEntity, LinkEntity, PlanEntity, RowReader, UserEntity } from '@app/database';
+import { createTestApp, TestApp } from '@app/testing';
+
+/**
+ * RowReader must hydrate exactly what TypeORM's find does, on both dialects: dates, booleans,
+ * nullable columns, counters, relations' own columns.
+ */
+describe(RowReader.name, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('reads users, plans, domains and links as findOneBy does', async () => {
+    const user = await t.createUser();
+    const plans = t.dataSource.getRepository(PlanEntity);
+    const plan = await plans.save(
+      plans.create({
+        name: 'Pro',
+        settings: '{}',
+        prices: '{}',
+        price_ids: '{}',
+        datetime: new Date('2026-01-02T03:04:05.678Z'),
+        last_datetime: null,
+      }),
+    );
+    const users = t.dataSource.getRepository(UserEntity);
+    await users.update(
+      { id: user.id },
+      { plan_id: plan.id, plan_expiration_date: new Date('2027-01-01T00:00:00.000Z') },
+    );
+    const domains = t.dataSource.getRepository(DomainEntity);
+    const created = await t.http
+      .post('/v1/domains')
+      .set('Authorization', user.auth)
+      .send({ host: 'go.row-reader.test' });
+    expect(created.status).toBe(201);
+    await domains.update({ id: created.body.data.id as number }, { is_enabled: true });
+    const link = await t.http
+      .post('/v1/links')
+      .set('Authorization', user.auth)
+      .send({ location_url: 'https://example.com/a', url: 'row-reader', clicks_limit: 5 });
+    expect(link.status).toBe(201);
+
+    const cases: Array<[string, number]> = [
+      ['users', user.id],
+      ['plans', plan.id],
+      ['domains', created.body.data.id as number],
+      ['links', link.body.data.id as number],
+    ];
+    for (const [table, id] of cases) {
+      const repo = t.dataSource.getRepository(
+        { users: UserEntity, plans: PlanEntity, domains: DomainEntity, links: LinkEntity }[table]!,
+      );
+      const read = await new RowReader(repo).one('"id" = ?', [id]);
+      const found = await repo.findOneBy({ id });
+      expect(found).not.toBeNull();
+      expect(read).toEqual(found);
+      expect(read).toBeInstanceOf(repo.target as new () => unknown);
+    }
+  });
+
+  it('binds booleans, finds ids, and answers null when nothing matches', async () => {
+    const domains = t.dataSource.getRepository(DomainEntity);
+    const reader = new RowReader(domains);
+    const enabled = await reader.one('"host" = ? AND "is_enabled" = ?', [
+      'go.row-reader.test',
+      true,
+    ]);
+    expect(enabled?.host).toBe('go.row-reader.test');
+    expect(
+      await reader.one('"host" = ? AND "is_enabled" = ?', ['go.row-reader.test', false]),
+    ).toBeNull();
+    expect(await reader.firstId('"host" = ?', ['go.row-reader.test'])).toBe(enabled?.id);
+    expect(await reader.firstId('"host" = ?', ['nowhere.test'])).toBeNull();
+  });
+});
