@@ -39,6 +39,11 @@ export class SqliteWriteLock {
     }
   }
 
+  /** The event loop's side, for a synchronous statement: takes the lock if it is free now. */
+  tryAcquire(): boolean {
+    return Atomics.compareExchange(this.state, 0, FREE, OWNER) === FREE;
+  }
+
   /** The writer thread's side: blocks until the lock is held and no transaction waits for it. */
   acquireBlocking(): void {
     for (;;) {

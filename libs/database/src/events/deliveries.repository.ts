@@ -7,6 +7,7 @@ import { ListQuery, Paginated } from '@app/common';
 import { fromDbDateTime, prepared, sqliteConnection, toDbDateTime } from '../db-values';
 import { NotificationHandlerEntity } from '../notification-handlers/notification-handler.entity';
 import { applyListQuery } from '../owned.repository';
+import { sqliteWriteLock } from '../sqlite-write-lock';
 import { DeliveryEntity } from './delivery.entity';
 import { wakeDispatchers } from './outbox';
 import { OutboxEventEntity } from './outbox-event.entity';
@@ -97,6 +98,21 @@ export class DeliveriesRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
+  /**
+   * Runs a synchronous write transaction on the SQLite connection if the write lock it shares with
+   * the visit writer thread is free now (SqliteWriteLock); null when it is not, like a busy
+   * connection: waiting for it here would block the event loop.
+   */
+  private whileWriteLocked<R>(db: BetterSqlite3.Database, write: () => R): R | null {
+    const lock = sqliteWriteLock(this.dataSource);
+    if (!lock.tryAcquire()) return null;
+    try {
+      return db.transaction(write)();
+    } finally {
+      lock.release();
+    }
+  }
+
   private freeSqlite(): BetterSqlite3.Database | null | 'busy' {
     const db = sqliteConnection(this.dataSource);
     if (db === null) return null;
@@ -114,7 +130,7 @@ export class DeliveriesRepository {
     if (db !== null) {
       // Most passes find nothing: a read says so without a transaction.
       if (prepared(db, SOME_EVENT).get() === undefined) return 0;
-      return db.transaction(() => {
+      return this.whileWriteLocked(db, () => {
         const events = prepared(db, `${SELECT_EVENTS} ?`).all(limit) as EventRow[];
         if (events.length === 0) return 0;
         const owners = [...new Set(events.map((e) => e.owner_id))];
@@ -132,7 +148,7 @@ export class DeliveriesRepository {
         const mark = prepared(db, `UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
         for (const e of events) mark.run(at, e.id);
         return events.length;
-      })();
+      });
     }
     return this.dataSource.transaction(async (em) => {
       const events = await em.query<EventRow[]>(
@@ -182,11 +198,17 @@ export class DeliveriesRepository {
     if (db !== null) {
       // A read finds out whether anything is due; the UPDATE, a write, only runs when it is.
       if (prepared(db, SOME_DUE).get({ now: at }) === undefined) return [];
-      rows = prepared(
+      const claimed = this.whileWriteLocked(
         db,
-        `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
+        () =>
+          prepared(
+            db,
+            `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
            WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} ORDER BY "next_attempt_at", "id" LIMIT @limit) ${returning}`,
-      ).all({ lease, now: at, limit }) as ClaimedDelivery[];
+          ).all({ lease, now: at, limit }) as ClaimedDelivery[],
+      );
+      if (claimed === null) return null;
+      rows = claimed;
     } else {
       const result = await this.dataSource.query<[ClaimedDelivery[], number]>(
         `UPDATE "deliveries" SET "lease_until" = $1, "attempts" = "attempts" + 1, "last_datetime" = $2
