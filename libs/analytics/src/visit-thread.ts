@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
+import { builtThreadScript } from '@app/common/threads/built-script';
 import type { AppConfig } from '@app/config';
 import { type GeoFiles, loadGeoFiles } from './geo-files';
 import type { RawVisit } from './raw-visit';
@@ -30,15 +29,9 @@ export type FromThread =
 const RESTART_DELAY_MS = 5000;
 const CLOSE_TIMEOUT_MS = 10_000;
 
-/**
- * The compiled writer thread. Under ts-jest the sources run as TypeScript, which a thread cannot
- * load: it then runs the build (`npm test` builds first). null when there is no build.
- */
+/** The compiled writer thread, or null when there is no build (see builtThreadScript). */
 export function visitThreadScript(): string | null {
-  const beside = join(__dirname, 'visit-writer.thread.js');
-  if (existsSync(beside)) return beside;
-  const built = resolve(__dirname, '../../../dist/libs/analytics/src/visit-writer.thread.js');
-  return existsSync(built) ? built : null;
+  return builtThreadScript(__dirname, 'visit-writer.thread');
 }
 
 interface Waiting {

@@ -6,6 +6,7 @@ export * from './html';
 export * from './http';
 export * from './list-query';
 export * from './swagger';
+export * from './threads';
 export * from './time';
 export * from './validation';
 export * from './common.module';

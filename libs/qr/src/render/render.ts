@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { isReadable } from '../readability';
+import { readabilityThread } from '../readability-thread';
 import { prepareRasterImages } from './images';
 export { clearRenderCaches } from './cache';
 import { layout } from './layout';
@@ -34,7 +34,11 @@ export async function renderQr(options: RenderOptions): Promise<RenderedQr> {
   })
     .png({ compressionLevel: 6, adaptiveFiltering: false })
     .toBuffer();
-  const readable = await isReadable(pixels, options.data, scene.moduleBox.w / scene.matrix.size);
+  const readable = await readabilityThread().isReadable(
+    pixels,
+    options.data,
+    scene.moduleBox.w / scene.matrix.size,
+  );
   const svg = writeSvg(scene, options, {
     logo: options.logo?.image ?? null,
     background: options.backgroundImage?.image ?? null,
