@@ -185,7 +185,8 @@ export class VisitWriter {
           insert.run(VISIT_COLUMNS.map((c) => dbParam(visit[c], false)));
         }
       }
-      rollups.write(rollUp(batch, owners));
+      // Unsorted: this is the only transaction writing (see rollUp).
+      rollups.write(rollUp(batch, owners, false));
       if (limited.length > 0) setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
       return { written, reached: limited.length };
     });

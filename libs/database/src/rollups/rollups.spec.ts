@@ -103,6 +103,28 @@ describe(rollUp.name, () => {
   });
 });
 
+describe('rollUp unsorted (for SQLite)', () => {
+  it('gives the same rows as the sorted roll-up, only not in key order', () => {
+    const visits = [
+      visit({ link_id: 2, country_code: 'FR', utm_source: 'tw' }),
+      visit({}),
+      visit({ link_id: 2, browser_name: 'Chrome', utm_source: 'tw', utm_medium: 'mail' }),
+      visit({ datetime: new Date('2026-11-02T08:00:00Z'), browser_language: null }),
+      visit({}),
+    ];
+    const sorted = rollUp(visits, BERLIN);
+    const unsorted = rollUp(visits, BERLIN, false);
+    const key = (row: object): string => JSON.stringify(row);
+    for (const table of Object.keys(sorted) as (keyof typeof sorted)[]) {
+      expect([table, unsorted[table].map(key).sort()]).toEqual([
+        table,
+        sorted[table].map(key).sort(),
+      ]);
+    }
+    expect(unsorted.linkDimensions.map(key)).not.toEqual(sorted.linkDimensions.map(key));
+  });
+});
+
 describe('months', () => {
   const day = (ymd: string): number => Date.parse(`${ymd}T00:00:00Z`) / 86_400_000;
 
