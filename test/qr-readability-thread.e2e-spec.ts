@@ -1,11 +1,8 @@
 import { join } from 'node:path';
 import { builtThreadScript } from '@app/common';
 import { ReadabilityThread } from '@app/qr/readability-thread';
-import { prepareRasterImages } from '@app/qr/render/images';
-import { layout } from '@app/qr/render/layout';
-import { RenderOptions, RgbaImage } from '@app/qr/render/options';
-import { plainOptions } from '@app/qr/render/plain-options';
-import { rasterize } from '@app/qr/render/raster';
+import type { RenderOptions } from '@app/qr/render/options';
+import { drawPixels, paintOver, plainOptions } from '@app/qr/render/plain-options';
 
 /**
  * The QR readability check in its built thread (libs/qr/src/readability.thread.ts), as the API
@@ -18,27 +15,15 @@ const BASE: RenderOptions = plainOptions({
   size: 300,
 });
 
-async function draw(): Promise<{ img: RgbaImage; modulePixels: number }> {
-  const scene = layout(BASE);
-  const img = await rasterize(scene, BASE, prepareRasterImages(scene, BASE));
-  return { img, modulePixels: scene.moduleBox.w / scene.matrix.size };
-}
-
-function spoil(img: RgbaImage): RgbaImage {
-  const data = new Uint8Array(img.data);
-  for (let y = 90; y < 210; y++) data.fill(0, (y * img.width + 60) * 4, (y * img.width + 240) * 4);
-  return { ...img, data };
-}
-
 describe('QR readability thread', () => {
   it('reads in the built thread: a code is readable, the same code painted over is not', async () => {
     const script = builtThreadScript(join(__dirname, '../libs/qr/src'), 'readability.thread');
     expect(script).not.toBeNull();
     const thread = new ReadabilityThread(script);
-    const { img, modulePixels } = await draw();
+    const { img, modulePixels } = await drawPixels(BASE);
     const before = new Uint8Array(img.data);
     expect(await thread.isReadable(img, BASE.data, modulePixels)).toBe(true);
-    expect(await thread.isReadable(spoil(img), BASE.data, modulePixels)).toBe(false);
+    expect(await thread.isReadable(paintOver(img), BASE.data, modulePixels)).toBe(false);
     expect(await thread.isReadable(img, 'https://linkdock.test/other', modulePixels)).toBe(false);
     // The caller's pixels are left as they were (the thread gets a copy).
     expect(Buffer.compare(img.data, before)).toBe(0);

@@ -38,6 +38,11 @@ export interface BatchOutcome {
   limitsReached: number;
 }
 
+/** An outcome with nothing done yet. */
+export function emptyOutcome(): BatchOutcome {
+  return { done: 0, written: 0, dropped: 0, released: [], limitedLinks: [], limitsReached: 0 };
+}
+
 /** Where the recorder hands counted visits: this thread (InlineVisitSink) or the writer thread. */
 export interface VisitSink {
   write(batch: RawVisit[]): Promise<BatchOutcome>;
@@ -61,14 +66,7 @@ export class InlineVisitSink implements VisitSink {
   ) {}
 
   async write(batch: RawVisit[]): Promise<BatchOutcome> {
-    const outcome: BatchOutcome = {
-      done: 0,
-      written: 0,
-      dropped: 0,
-      released: [],
-      limitedLinks: [],
-      limitsReached: 0,
-    };
+    const outcome = emptyOutcome();
     const released = new Map<number, number>();
     for (let i = 0; i < batch.length; i += this.writeBatch) {
       const chunk = batch.slice(i, i + this.writeBatch);

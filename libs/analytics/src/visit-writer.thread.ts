@@ -10,7 +10,7 @@ import { createRedisClient } from '@app/redis/redis.module';
 import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
 import { VisitEnricher } from './visit-enricher';
-import { type BatchOutcome, InlineVisitSink, THREAD_WRITE_BATCH } from './visit-sink';
+import { type BatchOutcome, emptyOutcome, InlineVisitSink, THREAD_WRITE_BATCH } from './visit-sink';
 import type { FromThread, ToThread, VisitThreadData } from './visit-thread';
 import { VisitWriter } from './visit-writer';
 import { VisitorInfo } from './visitor-info';
@@ -32,15 +32,6 @@ function lowerPriority(): string | null {
     return String(error);
   }
 }
-
-const NOTHING_DONE: BatchOutcome = {
-  done: 0,
-  written: 0,
-  dropped: 0,
-  released: [],
-  limitedLinks: [],
-  limitsReached: 0,
-};
 
 /**
  * The visit writer thread (started by ThreadVisitSink): enrichment, uniqueness, the visits, their
@@ -89,7 +80,7 @@ async function run(port: NonNullable<typeof parentPort>, data: VisitThreadData):
     const writeOrNothing = (batch: RawVisit[]): Promise<BatchOutcome> =>
       sink.write(batch).catch((error: unknown) => {
         send({ type: 'log', level: 'error', message: `Writing visits failed: ${String(error)}` });
-        return NOTHING_DONE;
+        return emptyOutcome();
       });
 
     let queue = Promise.resolve();

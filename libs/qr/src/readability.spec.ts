@@ -1,8 +1,8 @@
 import { decodeBoth, isReadable, readabilityChecks, VARIANTS } from './readability';
 import { prepareRasterImages } from './render/images';
 import { layout } from './render/layout';
-import { RenderOptions, RgbaImage } from './render/options';
-import { plainOptions } from './render/plain-options';
+import { RenderOptions } from './render/options';
+import { drawPixels, plainOptions } from './render/plain-options';
 import { rasterize } from './render/raster';
 
 const BASE: RenderOptions = plainOptions({
@@ -11,20 +11,14 @@ const BASE: RenderOptions = plainOptions({
   size: 300,
 });
 
-async function draw(options: RenderOptions): Promise<{ img: RgbaImage; modulePixels: number }> {
-  const scene = layout(options);
-  const img = await rasterize(scene, options, prepareRasterImages(scene, options));
-  return { img, modulePixels: scene.moduleBox.w / scene.matrix.size };
-}
-
 describe('decodeBoth', () => {
   it('reads a plain code with both decoders', async () => {
-    const { img, modulePixels } = await draw(BASE);
+    const { img, modulePixels } = await drawPixels(BASE);
     expect(await decodeBoth(img, modulePixels)).toEqual({ zxing: BASE.data, jsqr: BASE.data });
   });
 
   it('finds nothing when a third of the symbol is painted over', async () => {
-    const { img, modulePixels } = await draw(BASE);
+    const { img, modulePixels } = await drawPixels(BASE);
     for (let y = 90; y < 210; y++) {
       img.data.fill(0, (y * img.width + 60) * 4, (y * img.width + 240) * 4);
     }
@@ -33,13 +27,13 @@ describe('decodeBoth', () => {
 
   it('calls a code drawn below one pixel per module unreadable', async () => {
     const long = { ...BASE, data: 'x'.repeat(600), size: 50 };
-    const { img, modulePixels } = await draw(long);
+    const { img, modulePixels } = await drawPixels(long);
     expect(modulePixels).toBeLessThan(1);
     expect(await isReadable(img, long.data, modulePixels)).toBe(false);
   });
 
   it('reads a plain code in every copy: turned, slanted, blurred and downscaled', async () => {
-    const { img, modulePixels } = await draw({ ...BASE, size: 500 });
+    const { img, modulePixels } = await drawPixels({ ...BASE, size: 500 });
     expect(await readabilityChecks(img, BASE.data, modulePixels, true)).toEqual(
       ['straight', ...VARIANTS].map((copy) => ({ copy, zxing: true, jsqr: true })),
     );
