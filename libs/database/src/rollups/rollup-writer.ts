@@ -33,6 +33,8 @@ function dimensionUpsert(table: DimensionTable, values: string): string {
       "pageviews" = "${table.name}"."pageviews" + excluded."pageviews"`;
 }
 
+const ROWS_PER_STATEMENT = 64;
+
 export interface SqliteRollupWriter {
   write(rollups: Rollups): void;
 }
@@ -52,24 +54,36 @@ export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWrit
     }
     return found;
   };
-  const quarterRun = (table: Table, rows: QuarterRow[]): void => {
-    if (rows.length === 0) {
-      return;
-    }
-    const insert = statement(quarterUpsert(table, 'VALUES (?, ?, ?, ?)'));
-    for (const r of rows) {
-      insert.run(r.scope, r.bucket, r.pageviews, r.visitors);
-    }
-  };
-  const dimensionRun = (table: DimensionTable, rows: DimensionRow[]): void => {
-    if (rows.length === 0) {
-      return;
-    }
-    const insert = statement(dimensionUpsert(table, 'VALUES (?, ?, ?, ?, ?, ?, ?)'));
-    for (const r of rows) {
-      insert.run(r.scope, r.dimension, r.period, r.value1, r.value2, r.value3, r.pageviews);
+  // Up to ROWS_PER_STATEMENT rows per upsert: each call into the driver costs about as much as
+  // SQLite's own work for a row, so a multi-row VALUES list pays it once per chunk.
+  const run = <R>(
+    rows: R[],
+    sql: (values: string) => string,
+    placeholders: string,
+    params: (row: R, into: unknown[]) => void,
+  ): void => {
+    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+      const values: unknown[] = [];
+      for (const r of chunk) params(r, values);
+      statement(sql(`VALUES ${Array(chunk.length).fill(placeholders).join(', ')}`)).run(values);
     }
   };
+  const quarterRun = (table: Table, rows: QuarterRow[]): void =>
+    run(
+      rows,
+      (values) => quarterUpsert(table, values),
+      '(?, ?, ?, ?)',
+      (r, into) => into.push(r.scope, r.bucket, r.pageviews, r.visitors),
+    );
+  const dimensionRun = (table: DimensionTable, rows: DimensionRow[]): void =>
+    run(
+      rows,
+      (values) => dimensionUpsert(table, values),
+      '(?, ?, ?, ?, ?, ?, ?)',
+      (r, into) =>
+        into.push(r.scope, r.dimension, r.period, r.value1, r.value2, r.value3, r.pageviews),
+    );
   return {
     write(rollups) {
       quarterRun(QUARTER_TABLES.link, rollups.linkQuarters);
