@@ -3,6 +3,7 @@ import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { codewords, worstBlockDamage } from './codewords';
 import { encode, logoArea } from './layout';
 import { createMatrix, DataTooLongError, QrMatrix } from './matrix';
+import { matrixImage } from './plain-options';
 
 const LOGO = { image: Buffer.alloc(0), size: 25 };
 /** 245 bytes: version 11 at M, 14 at Q, 16 at H. */
@@ -11,27 +12,8 @@ const VCARD =
   'TEL;TYPE=work:+44 20 7946 0000\r\nEMAIL;TYPE=INTERNET:ada@example.com\r\n' +
   'URL:https://example.com/people/ada-lovelace?ref=qr\r\nNOTE:First programmer\r\nEND:VCARD';
 
-/** The modules as black 4×4 squares with a 4-module quiet zone, `flip` modules inverted. */
-function image(m: QrMatrix, flip: Set<number>): ImageData {
-  const k = 4;
-  const width = (m.size + 8) * k;
-  const data = new Uint8ClampedArray(width * width * 4).fill(255);
-  for (let y = 0; y < width; y++) {
-    for (let x = 0; x < width; x++) {
-      const r = Math.floor(y / k) - 4;
-      const c = Math.floor(x / k) - 4;
-      const inside = r >= 0 && c >= 0 && r < m.size && c < m.size;
-      const at = r * m.size + c;
-      if (inside && (m.dark[at] === 1) !== flip.has(at)) {
-        data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
-      }
-    }
-  }
-  return { data, width, height: width, colorSpace: 'srgb' };
-}
-
 async function zxingReads(m: QrMatrix, flip: Set<number>): Promise<string | null> {
-  const found = await readBarcodes(image(m, flip), { formats: ['QRCode'], tryInvert: false });
+  const found = await readBarcodes(matrixImage(m, flip), { formats: ['QRCode'], tryInvert: false });
   return found.find((r) => r.isValid)?.text ?? null;
 }
 

@@ -3,27 +3,11 @@ import jsQR from 'jsqr';
 import QRCode from 'qrcode';
 import { prepareZXingModule, readBarcodes, ReaderOptions } from 'zxing-wasm/reader';
 import { createMatrix, QrMatrix } from './matrix';
-
-/** The modules as black 4×4 squares with a 4-module quiet zone, as RGBA. */
-function image(m: QrMatrix): { data: Uint8ClampedArray; width: number; height: number } {
-  const k = 4;
-  const width = (m.size + 8) * k;
-  const data = new Uint8ClampedArray(width * width * 4).fill(255);
-  for (let y = 0; y < width; y++) {
-    for (let x = 0; x < width; x++) {
-      const r = Math.floor(y / k) - 4;
-      const c = Math.floor(x / k) - 4;
-      if (r >= 0 && c >= 0 && r < m.size && c < m.size && m.dark[r * m.size + c]) {
-        data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
-      }
-    }
-  }
-  return { data, width, height: width };
-}
+import { matrixImage } from './plain-options';
 
 /** zxing-cpp, told which character set to assume where a code has no ECI. */
 async function zxing(m: QrMatrix, characterSet: ReaderOptions['characterSet']) {
-  const found = await readBarcodes({ ...image(m), colorSpace: 'srgb' } as ImageData, {
+  const found = await readBarcodes(matrixImage(m), {
     formats: ['QRCode'],
     characterSet,
   });
@@ -53,7 +37,7 @@ describe('createMatrix and the UTF-8 ECI', () => {
   );
 
   it('writes the ECI designator 26 before one byte segment (jsQR lists the chunks it read)', () => {
-    const m = image(createMatrix('Müller', 'M'));
+    const m = matrixImage(createMatrix('Müller', 'M'));
     const read = jsQR(m.data, m.width, m.height);
     expect(read?.data).toBe('Müller');
     expect(read?.chunks).toEqual([

@@ -1,5 +1,6 @@
 import { prepareRasterImages } from './images';
 import { layout } from './layout';
+import type { QrMatrix } from './matrix';
 import type { RenderOptions, RgbaImage } from './options';
 import { rasterize } from './raster';
 
@@ -45,4 +46,26 @@ export function paintOver(img: RgbaImage): RgbaImage {
   const data = new Uint8Array(img.data);
   for (let y = 90; y < 210; y++) data.fill(0, (y * img.width + 60) * 4, (y * img.width + 240) * 4);
   return { ...img, data };
+}
+
+/**
+ * A matrix as black 4×4-pixel squares with a 4-module quiet zone, RGBA, with the modules in `flip`
+ * inverted: what a decoder reads of the bare symbol.
+ */
+export function matrixImage(m: QrMatrix, flip: ReadonlySet<number> = new Set()): ImageData {
+  const k = 4;
+  const width = (m.size + 8) * k;
+  const data = new Uint8ClampedArray(width * width * 4).fill(255);
+  for (let y = 0; y < width; y++) {
+    for (let x = 0; x < width; x++) {
+      const r = Math.floor(y / k) - 4;
+      const c = Math.floor(x / k) - 4;
+      const inside = r >= 0 && c >= 0 && r < m.size && c < m.size;
+      const at = r * m.size + c;
+      if (inside && (m.dark[at] === 1) !== flip.has(at)) {
+        data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+      }
+    }
+  }
+  return { data, width, height: width, colorSpace: 'srgb' };
 }
