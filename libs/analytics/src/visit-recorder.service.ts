@@ -106,8 +106,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (this.buffer.length === 0) {
       return;
     }
-    const taken = this.buffer.slice(0, HANDOVER_LIMIT);
-    this.buffer = this.buffer.slice(taken.length);
+    const taken = this.buffer.splice(0, HANDOVER_LIMIT);
     const started = performance.now();
     this.flushing = this.handOver(taken).finally(() => {
       this.flushing = null;
@@ -146,6 +145,8 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
       this.buffer = taken.slice(outcome.done).concat(this.buffer);
     }
     if (outcome.limitedLinks.length > 0) this.onLimitedLinksWritten?.(outcome.limitedLinks);
+    // The events went out in the writer's transaction (in the thread, or here): wake this process's
+    // dispatcher, which the thread cannot reach (PostgreSQL also NOTIFYs every dispatcher).
     if (outcome.limitsReached > 0) outboxSignal.emit(OUTBOX_WRITTEN);
   }
 

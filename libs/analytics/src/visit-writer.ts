@@ -5,7 +5,6 @@ import { APP_CONFIG, type AppConfig } from '@app/config/app-config';
 // Each from its own file, not the libraries' indexes: this runs in the visit writer thread, which
 // should load the database code it uses and not the whole API with it (about 40 MB less).
 import { sqliteConnection, toDbDateTime } from '@app/database/db-values';
-import { OUTBOX_WRITTEN, outboxSignal } from '@app/database/events/outbox';
 import { sqliteRollupWriter, writeRollupsPostgres } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
 import {
@@ -187,7 +186,6 @@ export class VisitWriter {
       }
       // Unsorted: this is the only transaction writing (see rollUp).
       rollups.write(rollUp(batch, owners, false));
-      if (limited.length > 0) setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
       return { written, reached: limited.length };
     });
     this.sqlite = { db, write };
