@@ -138,20 +138,11 @@ function factors(modulePixels: number): number[] {
 type Grey = { data: Uint8ClampedArray; width: number; height: number };
 
 /** Resamples to a scale that is not a whole fraction of the rendered size (libvips, cubic). */
-async function resampled(img: RgbaImage, factor: number): Promise<Grey> {
+function resampled(img: RgbaImage, factor: number): Promise<Grey> {
   const flat = grey(img, 1);
-  const { data, info } = await sharp(flat.data, {
-    raw: { width: flat.width, height: flat.height, channels: 4 },
-  })
-    .resize(Math.max(21, Math.round(flat.width * factor)), null, { kernel: 'cubic' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return {
-    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
-    width: info.width,
-    height: info.height,
-  };
+  return viaSharp(flat, (s) =>
+    s.resize(Math.max(21, Math.round(flat.width * factor)), null, { kernel: 'cubic' }),
+  );
 }
 
 /**

@@ -67,6 +67,20 @@ function bordered(c: number, b: number, radius = 0): { outline: Prim; hole: Prim
   };
 }
 
+/** A thin border (corners rounded by `radius` × the code's side) and the text under it. */
+function simple(radius: number): Builder {
+  return (c, b, h) => {
+    const { outline, hole } = bordered(c, b, c * radius);
+    return {
+      codeBox: code(c, b),
+      add: [outline],
+      sub: [],
+      hole,
+      textBox: { x: b, y: c + 2 * b, w: c, h },
+    };
+  };
+}
+
 const FRAMES_BOTTOM: Record<string, [Proportions, Builder]> = {
   straight_bottom_text: [
     BANDED,
@@ -88,32 +102,8 @@ const FRAMES_BOTTOM: Record<string, [Proportions, Builder]> = {
       textBox: { x: b, y: b + c, w: c, h: h + b },
     }),
   ],
-  straight_simple_bottom_text: [
-    SIMPLE,
-    (c, b, h) => {
-      const { outline, hole } = bordered(c, b);
-      return {
-        codeBox: code(c, b),
-        add: [outline],
-        sub: [],
-        hole,
-        textBox: { x: b, y: c + 2 * b, w: c, h },
-      };
-    },
-  ],
-  round_simple_bottom_text: [
-    SIMPLE,
-    (c, b, h) => {
-      const { outline, hole } = bordered(c, b, c * 0.06);
-      return {
-        codeBox: code(c, b),
-        add: [outline],
-        sub: [],
-        hole,
-        textBox: { x: b, y: c + 2 * b, w: c, h },
-      };
-    },
-  ],
+  straight_simple_bottom_text: [SIMPLE, simple(0)],
+  round_simple_bottom_text: [SIMPLE, simple(0.06)],
   circle_simple_bottom_text: [
     { border: 0.03, band: 0.18, span: Math.SQRT2 * 1.04 },
     (c, b, h, W) => {
