@@ -5,24 +5,12 @@ const { mkdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const sharp = require('sharp');
 const { renderQr, encodeContent } = require(join(__dirname, '..', 'dist', 'libs', 'qr', 'src'));
+const { plainOptions } = require(
+  join(__dirname, '..', 'dist', 'libs', 'qr', 'src', 'render', 'plain-options'),
+);
 
 const out = join(__dirname, '..', 'test', 'artifacts', 'qr');
-const base = {
-  data: 'https://linkdock.example/menu?table=12',
-  ecc: 'M',
-  size: 300,
-  margin: 2,
-  style: 'square',
-  innerEyeStyle: 'square',
-  outerEyeStyle: 'square',
-  foreground: { type: 'color', color: '#000000' },
-  eyes: null,
-  background: { color: '#ffffff', transparency: 0 },
-  logo: null,
-  backgroundImage: null,
-  foregroundImage: null,
-  frame: null,
-};
+const base = plainOptions({ data: 'https://linkdock.example/menu?table=12', size: 300 });
 const gradient = (style) => ({ type: 'gradient', style, one: '#000000', two: '#1d3557' });
 const frame = (name, font) => ({
   name,
