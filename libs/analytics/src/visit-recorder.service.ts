@@ -18,7 +18,7 @@ export const FLUSH_INTERVAL_MS = 250;
 /** A batch this large is flushed at once instead of waiting for the timer. */
 export const FLUSH_BATCH = 2000;
 /** Most visits handed over at once (a backlog after the database was down goes in parts). */
-const HANDOVER_LIMIT = 10_000;
+const HANDOVER_LIMIT = 20_000;
 /** Beyond this, while the database refuses writes, the oldest visits are dropped (and logged). */
 const MAX_BUFFERED = 1_000_000;
 

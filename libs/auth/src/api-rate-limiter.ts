@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BlockList } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   InjectThrottlerOptions,
@@ -8,7 +7,12 @@ import {
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import { buildTrustedProxies, clientIp, type UncountedRequests } from '@app/common';
+import {
+  buildTrustedProxies,
+  clientIp,
+  type TrustedProxies,
+  type UncountedRequests,
+} from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { hashApiKey } from './api-key';
 
@@ -29,7 +33,7 @@ export interface RateBudget {
 export class ApiRateLimiter implements UncountedRequests {
   /** The app's one throttler, as ThrottlerModule was configured with it. */
   readonly budget: RateBudget;
-  private readonly trusted: BlockList | null;
+  private readonly trusted: TrustedProxies | null;
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,

@@ -1,7 +1,6 @@
-import type { BlockList } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { VisitorInfo, VisitRecorder } from '@app/analytics';
-import { buildTrustedProxies, clientIp } from '@app/common';
+import { buildTrustedProxies, clientIp, type TrustedProxies } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { VisitorLink } from './cache/visitor-link';
 import type { Visit } from './visit';
@@ -9,7 +8,7 @@ import type { Visit } from './visit';
 /** Counts a visit: on the cached link (for its clicks limit) and, in memory, for the recorder. */
 @Injectable()
 export class VisitCounter {
-  private readonly trusted: BlockList | null;
+  private readonly trusted: TrustedProxies | null;
 
   constructor(
     private readonly recorder: VisitRecorder,

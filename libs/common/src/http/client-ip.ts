@@ -6,7 +6,39 @@ export function normaliseIp(ip: string): string {
   return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
 }
 
-export function buildTrustedProxies(entries: readonly string[]): BlockList | null {
+/** Longer than any textual IP address (45 characters): never remembered, and never trusted. */
+const ADDRESS_MAX = 45;
+const REMEMBERED_LIMIT = 4096;
+
+/**
+ * The TRUSTED_PROXIES addresses and networks. Node's BlockList builds a SocketAddress for every
+ * check, which cost about a tenth of a redirect's CPU; the answer for each address seen is kept
+ * (bounded, and only for strings short enough to be an address), so a proxy's address, checked on
+ * every request, is looked up once.
+ */
+export class TrustedProxies {
+  private readonly remembered = new Map<string, boolean>();
+
+  constructor(private readonly list: BlockList) {}
+
+  has(ip: string): boolean {
+    if (ip.length > ADDRESS_MAX) {
+      return false;
+    }
+    let trusted = this.remembered.get(ip);
+    if (trusted === undefined) {
+      const family = isIP(ip);
+      trusted = family !== 0 && this.list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
+      if (this.remembered.size >= REMEMBERED_LIMIT) {
+        this.remembered.clear();
+      }
+      this.remembered.set(ip, trusted);
+    }
+    return trusted;
+  }
+}
+
+export function buildTrustedProxies(entries: readonly string[]): TrustedProxies | null {
   if (entries.length === 0) {
     return null;
   }
@@ -20,12 +52,7 @@ export function buildTrustedProxies(entries: readonly string[]): BlockList | nul
       list.addSubnet(address, Number(prefix), family);
     }
   }
-  return list;
-}
-
-function isTrusted(list: BlockList, ip: string): boolean {
-  const family = isIP(ip);
-  return family !== 0 && list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
+  return new TrustedProxies(list);
 }
 
 /**
@@ -33,9 +60,9 @@ function isTrusted(list: BlockList, ip: string): boolean {
  * right-most X-Forwarded-For entry that is not itself a trusted proxy. Without TRUSTED_PROXIES the
  * header is ignored, so a client cannot choose its own address.
  */
-export function clientIp(req: IncomingMessage, trusted: BlockList | null): string {
+export function clientIp(req: IncomingMessage, trusted: TrustedProxies | null): string {
   const peer = normaliseIp(req.socket.remoteAddress ?? '');
-  if (trusted === null || !isTrusted(trusted, peer)) {
+  if (trusted === null || !trusted.has(peer)) {
     return peer;
   }
   const header = req.headers['x-forwarded-for'];
@@ -48,7 +75,7 @@ export function clientIp(req: IncomingMessage, trusted: BlockList | null): strin
     if (isIP(hop) === 0) {
       return peer;
     }
-    if (!isTrusted(trusted, hop)) {
+    if (!trusted.has(hop)) {
       return hop;
     }
   }

@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { BlockList } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
-import { asciiLocation, buildTrustedProxies, clientIp } from '@app/common';
+import { asciiLocation, buildTrustedProxies, clientIp, type TrustedProxies } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { verifyLinkPassword } from '../../links/link-password';
 import type { VisitorLink } from '../cache/visitor-link';
@@ -43,7 +42,7 @@ const PASSWORD_ATTEMPTS_PER_MINUTE = 10;
  */
 @Injectable()
 export class PasswordGate implements Gate {
-  private readonly trusted: BlockList | null;
+  private readonly trusted: TrustedProxies | null;
   private readonly secureCookies: boolean;
   private readonly attempts = new Map<string, { count: number; resetAt: number }>();
 

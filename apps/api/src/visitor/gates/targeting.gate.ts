@@ -1,9 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { BlockList } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { VisitorInfo } from '@app/analytics';
-import { appendQuery, buildTrustedProxies, clientIp } from '@app/common';
+import { appendQuery, buildTrustedProxies, clientIp, type TrustedProxies } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { VisitorLink } from '../cache/visitor-link';
 import { notFound } from '../http';
@@ -17,7 +16,7 @@ import type { Gate } from './gate';
  */
 @Injectable()
 export class TargetingGate implements Gate {
-  private readonly trusted: BlockList | null;
+  private readonly trusted: TrustedProxies | null;
 
   constructor(
     private readonly info: VisitorInfo,

@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { BlockList } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { buildTrustedProxies, clientIp, Clock } from '@app/common';
+import { buildTrustedProxies, clientIp, Clock, type TrustedProxies } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   BiolinkBlocksRepository,
@@ -46,7 +45,7 @@ export function bioBlockId(rest: string): number | null {
  */
 @Injectable()
 export class BioPages {
-  private readonly trusted: BlockList | null;
+  private readonly trusted: TrustedProxies | null;
   private readonly csp: string;
 
   constructor(
