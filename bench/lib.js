@@ -1,7 +1,7 @@
 'use strict';
 // Helpers shared by the benchmarks.
+const { readdirSync, readFileSync } = require('node:fs');
 
-/** `--name value` pairs as an object. */
 /** `--name value` pairs; a `--flag` followed by another option (or by nothing) is `true`. */
 function parseArgs(argv) {
   const out = {};
@@ -63,7 +63,7 @@ async function createPostgresSchema(prefix) {
  */
 async function startBuiltApi(env, port, main = null, nodeArgs = []) {
   const { spawn } = require('node:child_process');
-  const { closeSync, mkdtempSync, openSync, readFileSync, rmSync } = require('node:fs');
+  const { closeSync, mkdtempSync, openSync, rmSync } = require('node:fs');
   const { tmpdir } = require('node:os');
   const { join } = require('node:path');
   const entry = main ?? join(__dirname, '..', 'dist/apps/api/src/main.js');
@@ -123,4 +123,54 @@ function exitOf(child) {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
 }
 
-module.exports = { parseArgs, waitForUrl, createPostgresSchema, startBuiltApi, summarize, exitOf };
+/** CPU time (clock ticks, user + system) of each thread of a process, by thread id (Linux). */
+function threadTicks(pid) {
+  const ticks = new Map();
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return ticks;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(Number(tid), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ticks;
+}
+
+/**
+ * Where a process's CPU went between two threadTicks snapshots, in % of one core: its main
+ * thread (whose id is the process id), its busiest other thread, and all the others together.
+ */
+function threadCpu(pid, before, after, seconds) {
+  const percent = (ticks) => Math.round(ticks / seconds); // 100 ticks a second on Linux
+  let main = 0;
+  let busiest = 0;
+  let others = 0;
+  for (const [tid, ticks] of after) {
+    const used = ticks - (before.get(tid) ?? 0);
+    if (tid === pid) main = used;
+    else if (used > busiest) {
+      others += busiest;
+      busiest = used;
+    } else others += used;
+  }
+  return { main: percent(main), busiest: percent(busiest), others: percent(others) };
+}
+
+module.exports = {
+  parseArgs,
+  waitForUrl,
+  createPostgresSchema,
+  startBuiltApi,
+  summarize,
+  exitOf,
+  threadTicks,
+  threadCpu,
+};

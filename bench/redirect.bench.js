@@ -11,14 +11,24 @@
 // checks that every counted redirect became a visit row, and prints Linkdock's RSS after boot,
 // once the geo database is loaded, and at the end of the load. With --kill it stops Linkdock with SIGKILL the
 // moment the load ends instead, and prints how many redirects the client saw that left no visit:
-// the buffered visits of at most one flush window.
+// the buffered visits of at most one flush window. On Linux it also prints where the CPU went
+// during the load: each server's main thread, Linkdock's visit writer thread, and the load
+// generator, which shares the machine.
 'use strict';
 const { spawn, fork } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { createPostgresSchema, exitOf, parseArgs, summarize, waitForUrl } = require('./lib');
+const {
+  createPostgresSchema,
+  exitOf,
+  parseArgs,
+  summarize,
+  threadCpu,
+  threadTicks,
+  waitForUrl,
+} = require('./lib');
 const { buildVariants, createMixLinks, mixRequests } = require('./realistic-mix');
 
 const root = join(__dirname, '..');
@@ -63,12 +73,17 @@ async function rawBaseline(mode) {
   } else {
     await load(url, 2, SINGLE_HEADERS);
   }
+  const ticks = { server: threadTicks(child.pid), client: threadTicks(process.pid) };
   const result = summarize(
     mode === 'mix'
       ? await load(url, duration, {}, mixRequests(variants))
       : await load(url, duration, SINGLE_HEADERS),
     '3xx',
   );
+  result.cpu = {
+    server: threadCpu(child.pid, ticks.server, threadTicks(child.pid), duration),
+    client: threadCpu(process.pid, ticks.client, threadTicks(process.pid), duration),
+  };
   child.kill('SIGTERM');
   await exitOf(child);
   return result;
@@ -137,7 +152,12 @@ async function linkdock(mode, main = null) {
   rss.geo = rssMb(server.pid);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid) ?? 0)), 500);
+  const ticks = { server: threadTicks(server.pid), client: threadTicks(process.pid) };
   const result = summarize(await run(duration), '3xx');
+  const cpu = {
+    server: threadCpu(server.pid, ticks.server, threadTicks(server.pid), duration),
+    client: threadCpu(process.pid, ticks.client, threadTicks(process.pid), duration),
+  };
   clearInterval(sampler);
   rss.load = Math.max(peak, rssMb(server.pid) ?? 0);
   // Visits counted but not written yet when the load stops: how far the writer is behind.
@@ -154,7 +174,7 @@ async function linkdock(mode, main = null) {
   const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
   if (schema) await schema.drop();
   rmSync(dataDir, { recursive: true, force: true });
-  return { result, counted, clientSaw, stored, exit, rss, backlog, stopMs };
+  return { result, counted, clientSaw, stored, exit, rss, backlog, stopMs, cpu };
 }
 
 /** linkdock_visits_buffered_total − linkdock_visits_written_total, from /metrics. */
@@ -209,12 +229,18 @@ async function runCase(mode) {
   const row = (name, r) =>
     `${name.padEnd(26)} ${String(r.rps).padStart(8)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   non-redirects ${r.other}`;
   console.log(row('raw node:http (baseline)', raw));
+  const total = (cpu) => cpu.main + cpu.busiest + cpu.others;
+  console.log(
+    `raw node:http CPU during the load, % of one core: server ${total(raw.cpu.server)}, load generator ${total(raw.cpu.client)}`,
+  );
   for (const { name, edge } of builds) {
     console.log(row(name, edge.result));
     console.log(
       `${name} / baseline: ${((edge.result.rps / raw.rps) * 100).toFixed(1)} %   p99 ${edge.result.p99} ms vs ${raw.p99} ms   ` +
         `RSS after boot ${edge.rss.boot} MB, with the geo database ${edge.rss.geo} MB, under load ${edge.rss.load} MB\n` +
-        `visits not yet written when the load stopped ${edge.backlog}   ${kill ? 'SIGKILL' : 'SIGTERM'} to exit ${edge.stopMs} ms`,
+        `visits not yet written when the load stopped ${edge.backlog}   ${kill ? 'SIGKILL' : 'SIGTERM'} to exit ${edge.stopMs} ms\n` +
+        `CPU during the load, % of one core: main thread ${edge.cpu.server.main}, busiest other thread (the visit writer) ` +
+        `${edge.cpu.server.busiest}, other threads ${edge.cpu.server.others}; load generator ${total(edge.cpu.client)}`,
     );
     if (kill) {
       const lost = edge.clientSaw - edge.stored.visits;
