@@ -5,7 +5,8 @@
 // the same routes answering from memory (bench/raw-express-server.js), in the same run, on the same
 // machine: autocannon runs in this process, each server is a child process. For every request
 // kind and every connection count it prints both servers, the ratio, and Linkdock's RSS after the
-// phase. `--cpu-prof DIR` writes Linkdock's CPU profile there. With `--before path/to/main.js`
+// phase. A bare NestJS app with the same routes (bench/raw-nest-server.js) is measured the same
+// way and printed first: the framework's own cost, apart from what Linkdock adds to it. `--cpu-prof DIR` writes Linkdock's CPU profile there. With `--before path/to/main.js`
 // another build (say, of the previous commit) is measured too, and printed above this one. All
 // servers run at once and each phase runs against each of them in turn, back to back, so that
 // they share the same moment of a shared machine. Numbers only: nothing is asserted on timing.
@@ -87,10 +88,9 @@ function rssMb(pid) {
   }
 }
 
-/** Starts the bare express app; resolves with how to reach it. */
-async function startExpress() {
-  const port = 3911;
-  const child = fork(join(__dirname, 'raw-express-server.js'), [], {
+/** Starts a baseline app (bare express or bare Nest) in its own process; resolves with how to reach it. */
+async function startBaseline(script, port) {
+  const child = fork(join(__dirname, script), [], {
     env: { ...process.env, PORT: String(port) },
   });
   await new Promise((resolve) => child.once('message', resolve));
@@ -189,12 +189,13 @@ async function runInterleaved(targets) {
   }
 }
 
-function report(ld, bare) {
-  console.log(`\nLinkdock, ${ld.name}: RSS after boot ${ld.bootRss} MB`);
+function report(ld, bare, goals = true) {
+  console.log(`\n${goals ? 'Linkdock, ' : ''}${ld.name}: RSS after boot ${ld.bootRss} MB`);
   const head =
     'request'.padEnd(22) +
     'conns'.padStart(6) +
-    '  linkdock req/s   p50   p99 ' +
+    (goals ? '  linkdock' : '      nest') +
+    ' req/s   p50   p99 ' +
     '  express req/s   p50   p99 ' +
     '  ratio  p99/base  RSS MB  non-2xx';
   console.log(head);
@@ -223,6 +224,7 @@ function report(ld, bare) {
     ld.results[`${name}@${c}`] && bare[`${name}@${c}`]
       ? ld.results[`${name}@${c}`].rps / bare[`${name}@${c}`].rps
       : null;
+  if (!goals) return;
   const user = ratio('user', connectionCounts[0]);
   const post = ratio('links_post', connectionCounts[0]);
   if (user !== null)
@@ -239,18 +241,22 @@ function report(ld, bare) {
   console.log(
     `bench:api  ${connectionCounts.join(' and ')} connections, ${duration} s per phase (+${warmup} s warm-up), database ${db}, node ${process.version}`,
   );
-  const express = await startExpress();
+  const express = await startBaseline('raw-express-server.js', 3911);
+  const nest = await startBaseline('raw-nest-server.js', 3914);
+  nest.bootRss = rssMb(nest.pid);
   const builds = [];
   try {
     if (args.before) {
       builds.push({ name: `before (${args.before})`, ...(await startLinkdock(args.before, 3913)) });
     }
     builds.push({ name: 'this build', ...(await startLinkdock(null, 3912)) });
-    await runInterleaved([express, ...builds]);
+    await runInterleaved([express, nest, ...builds]);
   } finally {
     for (const build of builds) await build.stop();
+    await nest.stop();
     await express.stop();
   }
+  report({ name: 'bare NestJS (the framework alone)', ...nest }, express.results, false);
   for (const ld of builds) report(ld, express.results);
 })().catch((error) => {
   console.error(error);
