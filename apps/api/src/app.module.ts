@@ -4,7 +4,6 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { LoggerModule } from 'nestjs-pino';
-import type { HttpLogger } from 'pino-http';
 import {
   ApiKeyGuard,
   ApiKeyScopeGuard,
@@ -34,7 +33,7 @@ import { DataModule } from './data/data.module';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { LinksModule } from './links/links.module';
-import { loggerModuleParams } from './logger-options';
+import { type HttpLogger, loggerModuleParams } from './logger-options';
 import { MetricsModule } from './metrics/metrics.module';
 import { NotificationHandlersModule } from './notification-handlers/notification-handlers.module';
 import { ProjectsModule } from './projects/projects.module';

@@ -4,7 +4,6 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
-import type { HttpLogger } from 'pino-http';
 import {
   answerClientError,
   apiResponseHeaders,
@@ -16,7 +15,7 @@ import { findAssetsDir } from '@app/signatures';
 import { ObjectStore } from '@app/storage';
 import { AppModule } from './app.module';
 import { BULK_PATH, bulkBodyParsers } from './links/bulk/bulk-body-parser';
-import { createHttpLogger } from './logger-options';
+import { createHttpLogger, type HttpLogger } from './logger-options';
 import { MetricsService } from './metrics/metrics.service';
 import { buildOpenApiDocument } from './openapi';
 import { serveUploads } from './serve-uploads';
