@@ -28,21 +28,39 @@ export interface LinkPayload {
   additional?: { mode: string; static_folder: string; files: string[]; total_files: number };
 }
 
-/** The settings as clients see them: the password hash never leaves, only whether one is set. */
+/** Settings keys that never go out as they are stored (each is answered in its own way below). */
+const NOT_COPIED = new Set([
+  'targeting',
+  'targeting_type',
+  'phone_number',
+  'message',
+  'biolink',
+  'static_site',
+]);
+const TARGETING_KEYS = TARGETING_TYPES.map((type) => [type, `targeting_${type}`] as const);
+
+/**
+ * The settings as clients see them: the password hash never leaves, only whether one is set.
+ * One pass over the stored keys (a list answers it for every row, so it avoids rest and spread
+ * copies of the whole object).
+ */
 export function toSettingsResponse(
   settings: LinkSettings,
   hasPassword: boolean,
   uploadsBase: string | null = null,
 ): Record<string, unknown> {
-  const { targeting, targeting_type, phone_number, message, biolink, ...rest } = settings;
-  delete rest.static_site;
-  const out: Record<string, unknown> = {
-    ...rest,
-    password: hasPassword,
-    targeting_type: targeting_type ?? false,
-  };
-  for (const type of TARGETING_TYPES) {
-    out[`targeting_${type}`] = type === targeting_type ? targeting : [];
+  const { targeting, targeting_type, phone_number, message, biolink } = settings;
+  const stored = settings as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key in stored) {
+    if (!NOT_COPIED.has(key) && Object.hasOwn(stored, key)) {
+      out[key] = key === 'password' ? hasPassword : stored[key];
+    }
+  }
+  out.password = hasPassword;
+  out.targeting_type = targeting_type ?? false;
+  for (const [type, key] of TARGETING_KEYS) {
+    out[key] = type === targeting_type ? targeting : [];
   }
   if (phone_number !== undefined) {
     out.phone_number = phone_number;
