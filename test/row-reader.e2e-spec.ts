@@ -1,4 +1,12 @@
-import { DomainEntity, LinkEntity, PlanEntity, RowReader, UserEntity } from '@app/database';
+import { QueryFailedError } from 'typeorm';
+import {
+  DomainEntity,
+  LinkEntity,
+  PlanEntity,
+  queryPrepared,
+  RowReader,
+  UserEntity,
+} from '@app/database';
 import { createTestApp, TestApp } from '@app/testing';
 
 /**
@@ -74,5 +82,44 @@ describe(RowReader.name, () => {
     ).toBeNull();
     expect(await reader.firstId('"host" = ?', ['go.row-reader.test'])).toBe(enabled?.id);
     expect(await reader.firstId('"host" = ?', ['nowhere.test'])).toBeNull();
+  });
+
+  describe(queryPrepared.name, () => {
+    const sql = (text: string): string =>
+      t.dataSource.options.type === 'postgres' ? text.replace('?', '$1') : text;
+
+    it('reads what em.query reads, again and again (a prepared statement is reused)', async () => {
+      const user = await t.createUser();
+      const text = sql('SELECT "id", "email", "is_admin" FROM "users" WHERE "id" = ?');
+      const expected = await t.dataSource.manager.query(text, [user.id]);
+      expect(expected).toHaveLength(1);
+      for (let i = 0; i < 3; i += 1) {
+        expect(await queryPrepared(t.dataSource.manager, text, [user.id])).toEqual(expected);
+      }
+      expect(await queryPrepared(t.dataSource.manager, text, [2147483647])).toEqual([]);
+    });
+
+    it("reads inside a transaction through the transaction's own connection", async () => {
+      const user = await t.createUser();
+      const text = sql('SELECT "name" FROM "users" WHERE "id" = ?');
+      await t.dataSource.transaction(async (em) => {
+        await em.getRepository(UserEntity).update({ id: user.id }, { name: 'Not committed yet' });
+        expect(await queryPrepared(em, text, [user.id])).toEqual([{ name: 'Not committed yet' }]);
+      });
+    });
+
+    it('fails as em.query fails (on PostgreSQL, a QueryFailedError)', async () => {
+      const text = 'SELECT "nope" FROM "users"';
+      const direct = await t.dataSource.manager.query(text, []).catch((error: unknown) => error);
+      const prepared = await queryPrepared(t.dataSource.manager, text, []).catch(
+        (error: unknown) => error,
+      );
+      expect(prepared).toBeInstanceOf(Error);
+      expect((prepared as Error).constructor).toBe((direct as Error).constructor);
+      if (t.dataSource.options.type === 'postgres') {
+        expect(prepared).toBeInstanceOf(QueryFailedError);
+        expect((prepared as QueryFailedError).message).toBe((direct as QueryFailedError).message);
+      }
+    });
   });
 });

@@ -56,3 +56,4 @@ export * from './visits/visits.repository';
 export * from './links/link-settings';
 export * from './links/link-payload';
 export * from './row-reader';
+export * from './prepared-query';

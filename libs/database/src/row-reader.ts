@@ -1,5 +1,6 @@
 import type { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { queryPrepared } from './prepared-query';
 
 type Param = string | number | boolean;
 
@@ -11,7 +12,8 @@ type Param = string | number | boolean;
  * is converted by the driver's own `prepareHydratedValue` (dates, booleans, transformers), the
  * same call TypeORM makes, so the entity is the one `findOneBy` would return.
  *
- * Conditions are written with `?` for parameters; they become `$1`, `$2`... on PostgreSQL.
+ * Conditions are written with `?` for parameters; they become `$1`, `$2`... on PostgreSQL, where
+ * the reads outside a transaction are prepared statements (queryPrepared).
  */
 export class RowReader<T extends ObjectLiteral> {
   private readonly columns: readonly ColumnMetadata[];
@@ -66,7 +68,7 @@ export class RowReader<T extends ObjectLiteral> {
     const values = this.postgres
       ? [...params]
       : params.map((p) => (p === true ? 1 : p === false ? 0 : p));
-    return em.query(text, values);
+    return queryPrepared(em, text, values);
   }
 
   private hydrate(row: Record<string, unknown>): T {
