@@ -2,20 +2,11 @@
 // bodies of the same shape from memory (no database, no guards, no validation, no logging).
 'use strict';
 const express = require('express');
+const { rows, user } = require('./baseline-bodies');
 
 const app = express();
 app.disable('x-powered-by');
 app.use(express.json({ limit: '1mb' }));
-const now = new Date().toISOString().replace('T', ' ').slice(0, 19);
-const user = { id: 1, email: 'bench@example.com', name: 'Admin', is_admin: true, timezone: 'UTC' };
-const rows = Array.from({ length: 25 }, (_, i) => ({
-  id: i + 1,
-  url: `bench-${i}`,
-  location_url: `https://example.com/landing/${i}`,
-  type: 'link',
-  clicks: 0,
-  datetime: now,
-}));
 let next = 100;
 const authorized = (req, res) => {
   if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) {

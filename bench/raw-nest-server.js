@@ -18,17 +18,8 @@ const {
   Query,
 } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
+const { rows, user } = require('./baseline-bodies');
 
-const now = new Date().toISOString().replace('T', ' ').slice(0, 19);
-const user = { id: 1, email: 'bench@example.com', name: 'Admin', is_admin: true, timezone: 'UTC' };
-const rows = Array.from({ length: 25 }, (_, i) => ({
-  id: i + 1,
-  url: `bench-${i}`,
-  location_url: `https://example.com/landing/${i}`,
-  type: 'link',
-  clicks: 0,
-  datetime: now,
-}));
 let next = 100;
 
 function authorize(authorization) {
