@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { builtThreadScript } from '@app/common/threads/built-script';
+import { ThreadCalls } from '@app/common/threads/thread-calls';
 import type { AppConfig } from '@app/config';
 import { type GeoFiles, loadGeoFiles } from './geo-files';
 import type { RawVisit } from './raw-visit';
@@ -34,11 +35,6 @@ export function visitThreadScript(): string | null {
   return builtThreadScript(__dirname, 'visit-writer.thread');
 }
 
-interface Waiting {
-  resolve: (outcome: BatchOutcome) => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * Hands counted visits to the visit writer thread (visit-writer.thread.ts), which enriches them
  * (geo, device, uniqueness) and writes them through a database connection of its own, so that
@@ -51,8 +47,7 @@ export class ThreadVisitSink implements VisitSink {
   private worker: Worker | null = null;
   private starting: Promise<Worker> | null = null;
   private failedAt = 0;
-  private nextId = 1;
-  private readonly waiting = new Map<number, Waiting>();
+  private readonly calls = new ThreadCalls<BatchOutcome>();
 
   constructor(
     private readonly data: Omit<VisitThreadData, 'geo'>,
@@ -62,13 +57,7 @@ export class ThreadVisitSink implements VisitSink {
 
   async write(batch: RawVisit[]): Promise<BatchOutcome> {
     const worker = await this.start();
-    const id = this.nextId++;
-    return new Promise<BatchOutcome>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      // Held open only while a write is outstanding: an idle thread never keeps the process alive.
-      worker.ref();
-      worker.postMessage({ type: 'write', id, batch } satisfies ToThread);
-    });
+    return this.calls.call(worker, (id): ToThread => ({ type: 'write', id, batch }));
   }
 
   async close(): Promise<void> {
@@ -125,7 +114,7 @@ export class ThreadVisitSink implements VisitSink {
             worker.on('exit', (code) => {
               if (this.worker === worker) this.worker = null;
               onStartError(new Error(`the visit writer thread exited (code ${code})`));
-              this.failWaiting(new Error(`the visit writer thread exited (code ${code})`));
+              this.calls.failAll(new Error(`the visit writer thread exited (code ${code})`));
             });
           }),
       )
@@ -139,16 +128,7 @@ export class ThreadVisitSink implements VisitSink {
     if (message.type === 'log') {
       this.logger[message.level](message.message);
     } else if (message.type === 'done') {
-      const waiting = this.waiting.get(message.id);
-      this.waiting.delete(message.id);
-      if (this.waiting.size === 0) this.worker?.unref();
-      waiting?.resolve(message.outcome);
+      this.calls.settle(this.worker, message.id, { value: message.outcome });
     }
-  }
-
-  private failWaiting(error: Error): void {
-    const waiting = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const w of waiting) w.reject(error);
   }
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { builtThreadScript } from '@app/common/threads/built-script';
+import { ThreadCalls } from '@app/common/threads/thread-calls';
 import { isReadable } from './readability';
 import type { RgbaImage } from './render/options';
 
@@ -15,11 +16,6 @@ export interface ReadabilityRequest {
 
 export type ReadabilityReply = { id: number; readable: boolean } | { id: number; error: string };
 
-interface Waiting {
-  resolve: (readable: boolean) => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * Runs isReadable in a thread of its own (readability.thread.ts). Decoding a code and its five
  * copies with two decoders takes tens of milliseconds of CPU; on the event loop it would hold up
@@ -29,31 +25,28 @@ interface Waiting {
 export class ReadabilityThread {
   private readonly logger = new Logger('QrReadability');
   private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly waiting = new Map<number, Waiting>();
+  private readonly calls = new ThreadCalls<boolean>();
 
   constructor(private readonly script: string | null) {}
 
   async isReadable(img: RgbaImage, expected: string, modulePixels: number): Promise<boolean> {
     const worker = this.start();
     if (worker === null) return isReadable(img, expected, modulePixels);
-    const id = this.nextId++;
     // A copy: the caller reuses its pixel buffer once the render is done.
     const data = new Uint8Array(img.data);
     try {
-      return await new Promise<boolean>((resolve, reject) => {
-        this.waiting.set(id, { resolve, reject });
-        worker.ref();
-        const request: ReadabilityRequest = {
+      return await this.calls.call(
+        worker,
+        (id): ReadabilityRequest => ({
           id,
           width: img.width,
           height: img.height,
           data,
           expected,
           modulePixels,
-        };
-        worker.postMessage(request, [data.buffer]);
-      });
+        }),
+        [data.buffer],
+      );
     } catch (error) {
       this.logger.warn(`Readability thread failed (${String(error)}); checking here`);
       return isReadable(img, expected, modulePixels);
@@ -64,18 +57,16 @@ export class ReadabilityThread {
     if (this.worker || this.script === null) return this.worker;
     const worker = new Worker(this.script);
     worker.unref();
-    worker.on('message', (reply: ReadabilityReply) => {
-      const waiting = this.waiting.get(reply.id);
-      this.waiting.delete(reply.id);
-      if (this.waiting.size === 0) worker.unref();
-      if ('error' in reply) waiting?.reject(new Error(reply.error));
-      else waiting?.resolve(reply.readable);
-    });
+    worker.on('message', (reply: ReadabilityReply) =>
+      this.calls.settle(
+        worker,
+        reply.id,
+        'error' in reply ? { error: new Error(reply.error) } : { value: reply.readable },
+      ),
+    );
     const fail = (error: Error): void => {
       if (this.worker === worker) this.worker = null;
-      const waiting = [...this.waiting.values()];
-      this.waiting.clear();
-      for (const w of waiting) w.reject(error);
+      this.calls.failAll(error);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the readability thread exited (code ${code})`)));

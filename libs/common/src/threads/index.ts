@@ -1,1 +1,2 @@
 export * from './built-script';
+export * from './thread-calls';
