@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
+import { BoundedCache } from '../cache/bounded-cache';
 
 /** `::ffff:1.2.3.4` → `1.2.3.4`, so IPv4 clients look the same on dual-stack sockets. */
 export function normaliseIp(ip: string): string {
@@ -17,7 +18,7 @@ const REMEMBERED_LIMIT = 4096;
  * every request, is looked up once.
  */
 export class TrustedProxies {
-  private readonly remembered = new Map<string, boolean>();
+  private readonly remembered = new BoundedCache<boolean>(REMEMBERED_LIMIT);
 
   constructor(private readonly list: BlockList) {}
 
@@ -28,11 +29,10 @@ export class TrustedProxies {
     let trusted = this.remembered.get(ip);
     if (trusted === undefined) {
       const family = isIP(ip);
-      trusted = family !== 0 && this.list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
-      if (this.remembered.size >= REMEMBERED_LIMIT) {
-        this.remembered.clear();
-      }
-      this.remembered.set(ip, trusted);
+      trusted = this.remembered.set(
+        ip,
+        family !== 0 && this.list.check(ip, family === 6 ? 'ipv6' : 'ipv4'),
+      );
     }
     return trusted;
   }
