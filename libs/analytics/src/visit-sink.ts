@@ -52,8 +52,8 @@ export interface VisitSink {
 
 /**
  * Enriches and writes visits in the calling thread, one transaction per `writeBatch` visits,
- * yielding to the event loop between transactions. Runs inside the visit writer thread, or in the API process with
- * VISIT_WRITER=inline.
+ * yielding to the event loop between transactions. Runs inside the visit writer thread, or in the
+ * API process with VISIT_WRITER=inline.
  */
 export class InlineVisitSink implements VisitSink {
   private readonly logger = new Logger('VisitRecorder');
