@@ -1,5 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type Redis from 'ioredis';
@@ -13,12 +13,10 @@ import {
 } from '@app/auth';
 import {
   AllExceptionsFilter,
-  ApiInterceptor,
   CommonModule,
   createValidationPipe,
-  EnvelopeInterceptor,
-  MultipartInterceptor,
-  RejectNulInterceptor,
+  MultipartParser,
+  RequestGuard,
 } from '@app/common';
 import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
@@ -103,17 +101,15 @@ export class AppModule {
       ],
       providers: [
         // Guards run in this order: authenticate the request (a failure counts against the client
-        // address), count it against its key's budget, refuse writes to a read-only key, then
-        // resolve X-Team-Id.
+        // address), count it against its key's budget, refuse writes to a read-only key, resolve
+        // X-Team-Id, then read a multipart body and refuse NUL characters (RequestGuard). There
+        // is no global interceptor: the envelope is put on in EnvelopeExpressAdapter.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
         { provide: APP_GUARD, useClass: ApiKeyScopeGuard },
         { provide: APP_GUARD, useClass: TeamAccessGuard },
-        // One global interceptor runs these three in this order (see ApiInterceptor for why).
-        MultipartInterceptor,
-        RejectNulInterceptor,
-        EnvelopeInterceptor,
-        { provide: APP_INTERCEPTOR, useClass: ApiInterceptor },
+        MultipartParser,
+        { provide: APP_GUARD, useClass: RequestGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

@@ -8,6 +8,7 @@ import {
   answerClientError,
   apiResponseHeaders,
   bodyParserErrors,
+  EnvelopeExpressAdapter,
   jsonBodyLimits,
 } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -35,6 +36,7 @@ export async function createApp(
   const httpLogger = options.httpLogger ?? createHttpLogger(config);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, httpLogger, options.extraModules),
+    new EnvelopeExpressAdapter(config.appUrl),
     { bodyParser: false, bufferLogs: true },
   );
   app.useLogger(app.get(Logger));

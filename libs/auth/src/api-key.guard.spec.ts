@@ -83,9 +83,11 @@ describe(ApiKeyGuard.name, () => {
   beforeEach(() => {
     apiKeys = new FakeApiKeysService();
     limiter = new FakeRateLimiter();
-    // Registers the 'bearer' strategy with passport, as the auth module does at boot.
-    new BearerStrategy(apiKeys as unknown as ApiKeysService);
-    guard = new ApiKeyGuard(new Reflector(), limiter as unknown as ApiRateLimiter);
+    guard = new ApiKeyGuard(
+      new Reflector(),
+      limiter as unknown as ApiRateLimiter,
+      new BearerStrategy(apiKeys as unknown as ApiKeysService),
+    );
   });
 
   function activate(ctx: ExecutionContext): Promise<boolean> {
@@ -218,5 +220,14 @@ describe(ApiKeyGuard.name, () => {
     expect(await activate(contextFor(req))).toBe(true);
     expect(req.user).toEqual(ACTOR);
     expect(limiter.counted).toEqual([]);
+  });
+
+  it('fails with the fault itself when the key cannot be checked, counting nothing', async () => {
+    const fault = new Error('database is locked');
+    jest.spyOn(apiKeys, 'authenticate').mockRejectedValue(fault);
+    const req = request({ authorization: `Bearer ${VALID_KEY}` });
+
+    await expect(activate(contextFor(req))).rejects.toBe(fault);
+    expect({ user: req.user, counted: limiter.counted }).toEqual({ user: undefined, counted: [] });
   });
 });

@@ -6,9 +6,9 @@ import { ApiRateLimiter } from './api-rate-limiter';
 import { BearerStrategy } from './bearer.strategy';
 
 /**
- * Accounts plus the passport bearer strategy used by the global ApiKeyGuard. Passport keeps
- * strategies in a process-wide registry, so only the HTTP app imports this module (the command
- * line imports AccountsModule), and one process serves one API app. The rate limiter counts
+ * Accounts plus the passport bearer strategy the global ApiKeyGuard calls. The strategy also
+ * registers itself in passport's process-wide registry, so only the HTTP app imports this module
+ * (the command line imports AccountsModule), and one process serves one API app. The rate limiter counts
  * through the (global) ThrottlerModule's storage.
  */
 @Module({
@@ -19,6 +19,6 @@ import { BearerStrategy } from './bearer.strategy';
     // Requests that fail before the guards (unknown routes, unparsable bodies) are counted too.
     { provide: UNCOUNTED_REQUESTS, useExisting: ApiRateLimiter },
   ],
-  exports: [AccountsModule, ApiRateLimiter, UNCOUNTED_REQUESTS],
+  exports: [AccountsModule, ApiRateLimiter, BearerStrategy, UNCOUNTED_REQUESTS],
 })
 export class AuthModule {}

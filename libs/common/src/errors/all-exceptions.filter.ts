@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import { uploadsRemoval } from '../http/upload-cleanup';
 import { AppError } from './app-error';
 import { translateDatabaseError } from './database-errors';
 import { ErrorBody, ErrorCode } from './error-codes';
@@ -56,6 +57,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request & { id?: unknown }>();
     const res = http.getResponse<Response>();
+    const removal = uploadsRemoval(req);
+    if (removal) {
+      // The request's upload files go before its answer (see uploadsRemoval).
+      removal
+        .catch((error: unknown) =>
+          this.logger.error({ err: error, req_id: req.id }, 'Could not remove upload files'),
+        )
+        .finally(() => this.settle(exception, req, res));
+      return;
+    }
+    this.settle(exception, req, res);
+  }
+
+  private settle(exception: unknown, req: Request & { id?: unknown }, res: Response): void {
     if (
       this.uncounted &&
       !res.headersSent &&

@@ -1,4 +1,4 @@
-/** One page of a list. Handlers return it; the envelope interceptor adds `meta` and `links`. */
+/** One page of a list. Handlers return it; the envelope (envelope.ts) adds `meta` and `links`. */
 export class Paginated<T> {
   constructor(
     readonly items: readonly T[],

@@ -1,13 +1,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Reflector } from '@nestjs/core';
 import multer from 'multer';
 import type { AppConfig } from '@app/config';
 import { AppError } from '../errors/app-error';
-import { MultipartInterceptor, multipartError } from './multipart.interceptor';
+import { MultipartParser, multipartError } from './multipart';
 
-describe(MultipartInterceptor.name, () => {
+describe(MultipartParser.name, () => {
   let dataDir: string;
 
   beforeEach(() => {
@@ -27,13 +26,13 @@ describe(MultipartInterceptor.name, () => {
     utimesSync(join(dir, stale), twoHoursAgo, twoHoursAgo);
     utimesSync(join(dir, 'other.txt'), twoHoursAgo, twoHoursAgo);
 
-    const interceptor = new MultipartInterceptor(new Reflector(), { dataDir } as AppConfig);
+    const interceptor = new MultipartParser({ dataDir } as AppConfig);
     expect(await interceptor.removeStaleUploads()).toBe(1);
     expect(readdirSync(dir).sort()).toEqual([fresh, 'other.txt']);
   });
 
   it('does nothing when no upload was ever written', async () => {
-    const interceptor = new MultipartInterceptor(new Reflector(), { dataDir } as AppConfig);
+    const interceptor = new MultipartParser({ dataDir } as AppConfig);
     expect(await interceptor.removeStaleUploads()).toBe(0);
   });
 });

@@ -2,22 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  CallHandler,
-  ExecutionContext,
-  Inject,
-  Injectable,
-  Logger,
-  NestInterceptor,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { catchError, concatMap, from, mergeMap, Observable, throwError } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError } from '../errors/app-error';
-import { UPLOADS_KEY, UploadsSpec } from './uploads.decorator';
+import type { UploadsSpec } from './uploads.decorator';
 
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
 const FIELD_LIMITS = { fieldSize: 1024 * 1024, fields: 1000, parts: 2000 };
@@ -27,14 +17,15 @@ function megabytes(bytes: number): string {
 }
 
 /**
- * Parses `multipart/form-data` bodies for every route, after authentication (guards run first, so
- * an anonymous client cannot make the server read a large body). File parts are drained and
- * dropped unless the handler declares their field with @Uploads(), which also bounds their size.
- * Files of `disk` uploads are removed once the handler is done, before the response is written.
+ * Parses `multipart/form-data` bodies for every route, after authentication (RequestGuard runs
+ * last of the guards, so an anonymous client cannot make the server read a large body). File
+ * parts are drained and dropped unless the handler declares their field with @Uploads(), which
+ * also bounds their size. Files of `disk` uploads are removed once the handler is done, before the
+ * response is written (see uploadsRemoval).
  */
 @Injectable()
-export class MultipartInterceptor implements NestInterceptor, OnApplicationBootstrap {
-  private readonly logger = new Logger(MultipartInterceptor.name);
+export class MultipartParser implements OnApplicationBootstrap {
+  private readonly logger = new Logger(MultipartParser.name);
   private readonly fieldsOnly = multer({
     storage: multer.memoryStorage(),
     limits: FIELD_LIMITS,
@@ -44,10 +35,7 @@ export class MultipartInterceptor implements NestInterceptor, OnApplicationBoots
   private readonly parsers = new Map<UploadsSpec, RequestHandler>();
   private readonly uploadDir: string;
 
-  constructor(
-    private readonly reflector: Reflector,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.uploadDir = join(config.dataDir, 'tmp', 'uploads');
   }
 
@@ -78,37 +66,12 @@ export class MultipartInterceptor implements NestInterceptor, OnApplicationBoots
     return removed;
   }
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() !== 'http') {
-      return next.handle();
-    }
-    const http = context.switchToHttp();
-    const req = http.getRequest<Request>();
-    if (!req.is('multipart/form-data')) {
-      return next.handle();
-    }
-    const spec = this.reflector.get<UploadsSpec | undefined>(UPLOADS_KEY, context.getHandler());
-    try {
-      await this.parse(spec, req, http.getResponse<Response>());
-    } catch (error) {
-      await removeDiskFiles(req);
-      throw error;
-    }
-    if (spec?.storage !== 'disk') {
-      return next.handle();
-    }
-    return next.handle().pipe(
-      concatMap(async (value: unknown) => {
-        await removeDiskFiles(req);
-        return value;
-      }),
-      catchError((error: unknown) =>
-        from(removeDiskFiles(req)).pipe(mergeMap(() => throwError(() => error))),
-      ),
-    );
-  }
-
-  private async parse(spec: UploadsSpec | undefined, req: Request, res: Response): Promise<void> {
+  /**
+   * Parses the body of a multipart request into `req.body` and `req.files` (the handler's
+   * @Uploads() spec, or fields only). Files already written when it fails are removed with the
+   * error's answer (uploadsRemoval).
+   */
+  async parse(req: Request, res: Response, spec: UploadsSpec | undefined): Promise<void> {
     const parser = spec ? this.parserFor(spec) : this.fieldsOnly;
     await new Promise<void>((resolve, reject) =>
       parser(req, res, (err: unknown) => {
@@ -225,9 +188,4 @@ export function multipartError(err: unknown): Error {
     PARSER_ERRORS.find(([pattern]) => pattern.test(err.message))?.[1] ??
     'The multipart/form-data body could not be read.';
   return new AppError('malformed_body', title);
-}
-
-async function removeDiskFiles(req: Request): Promise<void> {
-  const files = (req.files ?? []) as Express.Multer.File[];
-  await Promise.all(files.filter((f) => f.path).map((f) => rm(f.path, { force: true })));
 }
