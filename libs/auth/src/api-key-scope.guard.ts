@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AppError } from '@app/common';
+import { AppError, HandlerMemo } from '@app/common';
 import { Actor } from './actor';
 import { IS_PUBLIC } from './public.decorator';
 
@@ -20,21 +20,28 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
  */
 @Injectable()
 export class ApiKeyScopeGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  private readonly routes: HandlerMemo<{ isPublic: boolean; fullScope: boolean }>;
+
+  constructor(reflector: Reflector) {
+    this.routes = new HandlerMemo((targets) => ({
+      isPublic: reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true,
+      fullScope: reflector.getAllAndOverride<boolean | undefined>(FULL_SCOPE, targets) === true,
+    }));
+  }
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') {
       return true;
     }
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
+    const route = this.routes.of(context);
+    if (route.isPublic) {
       return true;
     }
     const req = context.switchToHttp().getRequest<Request & { user?: Actor }>();
     if (req.user?.scope !== 'read') {
       return true;
     }
-    if (this.reflector.getAllAndOverride<boolean>(FULL_SCOPE, targets)) {
+    if (route.fullScope) {
       throw new AppError('forbidden', 'Managing API keys needs a key with the full scope.');
     }
     if (!READ_METHODS.has(req.method)) {

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AppError, NotFoundError } from '@app/common';
+import { AppError, HandlerMemo, NotFoundError } from '@app/common';
 import { type AccessFlag, accessOf, type TeamContext, TeamMembersRepository } from '@app/database';
 import { Actor } from './actor';
 import { AuthCache } from './auth-cache';
@@ -9,6 +9,7 @@ import { IS_PUBLIC } from './public.decorator';
 import { TEAM_ACCESS, TEAM_HEADER } from './team-access.decorator';
 
 const MAX_ID = 2147483647;
+const TEAM_HEADER_NAME = TEAM_HEADER.toLowerCase();
 
 /**
  * The third global guard, after the API key guard: resolves `X-Team-Id` into the workspace the
@@ -18,27 +19,33 @@ const MAX_ID = 2147483647;
  */
 @Injectable()
 export class TeamAccessGuard implements CanActivate {
+  private readonly routes: HandlerMemo<{ isPublic: boolean; flag: AccessFlag | undefined }>;
+
   constructor(
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     private readonly members: TeamMembersRepository,
     private readonly cache: AuthCache,
-  ) {}
+  ) {
+    this.routes = new HandlerMemo((targets) => ({
+      isPublic: reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true,
+      flag: reflector.getAllAndOverride<AccessFlag | undefined>(TEAM_ACCESS, targets),
+    }));
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') {
       return true;
     }
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
-      return true;
-    }
     const req = context.switchToHttp().getRequest<Request & { user?: Actor }>();
-    const header = req.headers[TEAM_HEADER.toLowerCase()];
+    const header = req.headers[TEAM_HEADER_NAME];
     const actor = req.user;
     if (header === undefined || !actor) {
       return true;
     }
-    const flag = this.reflector.getAllAndOverride<AccessFlag | undefined>(TEAM_ACCESS, targets);
+    const { isPublic, flag } = this.routes.of(context);
+    if (isPublic) {
+      return true;
+    }
     if (!flag) {
       throw new AppError(
         'forbidden',
