@@ -76,6 +76,11 @@ describe(createHttpLogger.name, () => {
       res: { statusCode: 200 },
     });
     expect(typeof completed.responseTime).toBe('number');
+    // The request line has pino's fields like every other line, and nothing more.
+    expect(Object.keys(completed).sort()).toEqual(
+      ['hostname', 'level', 'msg', 'pid', 'req', 'res', 'responseTime', 'time'].sort(),
+    );
+    expect(Object.keys(inside).sort()).toEqual(['hostname', 'level', 'msg', 'pid', 'req', 'time']);
     expect(outside).toMatchObject({ level: 30, msg: 'outside any request' });
     expect(outside.req).toBeUndefined();
   });

@@ -53,6 +53,9 @@ export function createHttpLogger(
     },
     destination,
   );
+  // The request lines carry only the fields below, never headers: they need neither the
+  // redaction nor the mixin, which took about half of the cost of writing one (bench:api).
+  const requests = pino({ level: config.logLevel }, destination);
   const middleware = ((req, res, next) => {
     const id = assignRequestId(req, res);
     (req as { id?: string }).id = id;
@@ -66,7 +69,7 @@ export function createHttpLogger(
     const done = (): void => {
       res.off('finish', done);
       res.off('close', done);
-      logCompleted(logger, req, res, fields, Date.now() - started);
+      logCompleted(requests, req, res, fields, Date.now() - started);
     };
     res.on('finish', done);
     res.on('close', done);
