@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   ArgumentsHost,
   BadRequestException,
@@ -20,6 +23,7 @@ interface FakeRequest {
   method: string;
   path: string;
   id?: unknown;
+  files?: Array<{ path?: string }>;
 }
 
 class FakeResponse {
@@ -415,5 +419,39 @@ describe(AllExceptionsFilter.name, () => {
     expect(res.ended).toBe(true);
     expect(res.statusCode).toBeUndefined();
     expect(res.body).toBeUndefined();
+  });
+
+  it("removes the request's upload files, then answers", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'filter-'));
+    const path = join(dir, 'a.upload');
+    writeFileSync(path, 'zip');
+    try {
+      const res = new FakeResponse();
+      const answered = new Promise<boolean>((resolve) => {
+        res.json = (body: unknown) => {
+          res.body = body;
+          resolve(existsSync(path));
+          return res;
+        };
+      });
+      const req = { ...REQUEST, files: [{ path }, {}] };
+      respond(new AppError('validation_failed', 'name must be a string.', 'name'), res, req);
+      expect({ fileWhenAnswered: await answered, status: res.statusCode, body: res.body }).toEqual({
+        fileWhenAnswered: false,
+        status: 400,
+        body: {
+          errors: [
+            {
+              status: 400,
+              title: 'name must be a string.',
+              field: 'name',
+              code: 'validation_failed',
+            },
+          ],
+        },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

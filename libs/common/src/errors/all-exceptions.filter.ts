@@ -64,7 +64,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
         .catch((error: unknown) =>
           this.logger.error({ err: error, req_id: req.id }, 'Could not remove upload files'),
         )
-        .finally(() => this.settle(exception, req, res));
+        .then(() => this.settle(exception, req, res))
+        .catch((error: unknown) => this.unanswered(error, req, res));
       return;
     }
     this.settle(exception, req, res);
@@ -85,13 +86,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
           (failure: unknown) => (failure instanceof ThrottlerException ? failure : exception),
         )
         .then((answer) => this.answer(answer, req, res))
-        .catch((error: unknown) => {
-          this.logger.error({ err: error, req_id: req.id }, 'Could not answer a failed request');
-          res.destroy();
-        });
+        .catch((error: unknown) => this.unanswered(error, req, res));
       return;
     }
     this.answer(exception, req, res);
+  }
+
+  private unanswered(error: unknown, req: Request & { id?: unknown }, res: Response): void {
+    this.logger.error({ err: error, req_id: req.id }, 'Could not answer a failed request');
+    res.destroy();
   }
 
   private answer(exception: unknown, req: Request & { id?: unknown }, res: Response): void {
