@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { buildTrustedProxies, clientIp, normaliseIp } from './client-ip';
+import { BlockList, isIP } from 'node:net';
+import fc from 'fast-check';
+import { buildTrustedProxies, clientIp, normaliseIp, parseIPv4 } from './client-ip';
 
 function request(
   remoteAddress: string | undefined,
@@ -61,7 +63,59 @@ describe(buildTrustedProxies.name, () => {
   });
 });
 
+describe(parseIPv4.name, () => {
+  it('reads exactly what net.isIP calls IPv4, as its number', () => {
+    const text = fc.oneof(
+      fc.ipV4(),
+      fc.ipV4Extended(),
+      fc.ipV6(),
+      fc.string({ maxLength: 16 }),
+      fc.stringMatching(/^[0-9.]{1,16}$/),
+    );
+    fc.assert(
+      fc.property(text, (ip) => {
+        const expected =
+          isIP(ip) === 4 ? ip.split('.').reduce((n, part) => n * 256 + Number(part), 0) : -1;
+        expect(parseIPv4(ip)).toBe(expected);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
+
 describe('TrustedProxies', () => {
+  it("answers as Node's BlockList for any addresses and networks of both families", () => {
+    const v4Entry = fc
+      .tuple(fc.ipV4(), fc.option(fc.integer({ min: 0, max: 32 })))
+      .map(([address, bits]) => (bits === null ? address : `${address}/${bits}`));
+    const v6Entry = fc
+      .tuple(fc.ipV6(), fc.option(fc.integer({ min: 0, max: 128 })))
+      .map(([address, bits]) => (bits === null ? address : `${address}/${bits}`));
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(v4Entry, v4Entry, v6Entry), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.oneof(fc.ipV4(), fc.ipV6()), { maxLength: 20 }),
+        (entries, addresses) => {
+          const reference = new BlockList();
+          for (const entry of entries) {
+            const [address, bits] = entry.split('/');
+            const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+            if (bits === undefined) reference.addAddress(address, family);
+            else reference.addSubnet(address, Number(bits), family);
+          }
+          const trusted = buildTrustedProxies(entries)!;
+          // Addresses inside the entries' networks too, not only random ones.
+          const near = entries.map((e) => e.split('/')[0]);
+          for (const ip of [...addresses, ...near]) {
+            const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
+            expect([ip, trusted.has(ip)]).toEqual([ip, reference.check(ip, family)]);
+          }
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('gives the same answers once they are remembered, and after the memory is full', () => {
     const list = buildTrustedProxies(['10.0.0.0/8', 'fd00::/8'])!;
     const addresses = Array.from({ length: 5000 }, (_, i) => `10.${i >> 8}.${i & 255}.1`);
