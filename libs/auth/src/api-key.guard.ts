@@ -27,7 +27,8 @@ interface StrategyAttempt {
  * given one attempt's outcomes the way passport's own `authenticate` gives them. passport's
  * middleware and @nestjs/passport's AuthGuard around it built a middleware, an options object and
  * two promises per request, about 5 % of an authenticated request's CPU: this guard calls the
- * strategy itself, with the same result (no session, no challenge header).
+ * strategy itself, with the same outcome (no session; the 401's WWW-Authenticate header comes
+ * from AllExceptionsFilter, as before).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
