@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { NewVisit } from '@app/database';
 import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
@@ -110,5 +111,25 @@ describe(VisitRecorder.name, () => {
     expect(recorder.dropped).toBe(0);
     await recorder.flushAll();
     expect(stored.map((v) => v.link_id)).toEqual([1, 2, 3]);
+  });
+
+  it('drops the oldest visits past its bound, counts them, and logs once per ten seconds', async () => {
+    // Nothing is flushed until flushAll (no timer in this test): the buffer only grows.
+    const { recorder, stored } = setup(() => null);
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      recorder.maxBuffered = 3;
+      [1, 2, 3, 4, 5, 6].forEach((id) => recorder.record(raw(id)));
+      const lines = logged.mock.calls.map((call) => call[0] as string);
+      expect(lines).toEqual([
+        'The visit buffer is full (3 visits): the database is not accepting writes or not keeping up; 1 oldest visits dropped since the last report, 1 in all',
+      ]);
+      expect([recorder.counted, recorder.overflowed, recorder.unflushed(1)]).toEqual([6, 3, 0]);
+      await recorder.flushAll();
+      expect(stored.map((v) => v.link_id)).toEqual([4, 5, 6]);
+      expect([recorder.written, recorder.dropped, recorder.unflushed(6)]).toEqual([3, 0, 0]);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

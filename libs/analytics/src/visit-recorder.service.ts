@@ -19,8 +19,12 @@ export const FLUSH_INTERVAL_MS = 250;
 export const FLUSH_BATCH = 2000;
 /** Most visits handed over at once (a backlog after the database was down goes in parts). */
 const HANDOVER_LIMIT = 20_000;
-/** Beyond this, while the database refuses writes, the oldest visits are dropped (and logged). */
+/**
+ * Beyond this, while the database refuses writes or cannot keep up, the oldest visits are dropped
+ * (counted, and logged at most once per OVERFLOW_LOG_MS).
+ */
 const MAX_BUFFERED = 1_000_000;
+const OVERFLOW_LOG_MS = 10_000;
 
 /**
  * Buffers counted visits in memory and hands them, every 250 ms or at 2,000, to the visit writer
@@ -44,6 +48,12 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   written = 0;
   /** Visits the database refused as data; not retried. */
   dropped = 0;
+  /** Visits dropped unwritten because the buffer was full. */
+  overflowed = 0;
+  /** The buffer's bound (tests lower it). */
+  maxBuffered = MAX_BUFFERED;
+  private overflowLoggedAt = -Infinity;
+  private overflowedLogged = 0;
   /** Called with the seconds each flush took (set by the metrics module). */
   onFlush?: (seconds: number) => void;
   /**
@@ -71,15 +81,17 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     await this.sink.close();
     this.logger.log(
       `Visits: ${this.counted} counted, ${this.written} written, ${this.buffer.length} not written` +
-        (this.dropped > 0 ? `, ${this.dropped} refused by the database` : ''),
+        (this.dropped > 0 ? `, ${this.dropped} refused by the database` : '') +
+        (this.overflowed > 0 ? `, ${this.overflowed} dropped from a full buffer` : ''),
     );
   }
 
   record(visit: RawVisit): void {
-    if (this.buffer.length >= MAX_BUFFERED) {
+    if (this.buffer.length >= this.maxBuffered) {
       const dropped = this.buffer.shift();
       if (dropped) this.release(dropped.linkId, 1);
-      this.logger.error('The visit buffer is full: the database is not accepting writes');
+      this.overflowed += 1;
+      this.logOverflow();
     }
     this.buffer.push(visit);
     this.counted += 1;
@@ -87,6 +99,23 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (this.buffer.length >= FLUSH_BATCH && !this.flushing) {
       void this.flush();
     }
+  }
+
+  /**
+   * One line per OVERFLOW_LOG_MS while visits are being dropped, not one per visit: a full buffer
+   * means tens of thousands of visits a second are arriving, and as many lines would make it worse.
+   */
+  private logOverflow(): void {
+    const now = performance.now();
+    if (now - this.overflowLoggedAt < OVERFLOW_LOG_MS) {
+      return;
+    }
+    this.overflowLoggedAt = now;
+    const since = this.overflowed - this.overflowedLogged;
+    this.overflowedLogged = this.overflowed;
+    this.logger.error(
+      `The visit buffer is full (${this.maxBuffered} visits): the database is not accepting writes or not keeping up; ${since} oldest visits dropped since the last report, ${this.overflowed} in all`,
+    );
   }
 
   /** Counted visits of a link that are not in the database yet. */

@@ -75,6 +75,12 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
     );
     copied(
       registers,
+      'linkdock_visits_overflowed_total',
+      'Visits dropped unwritten from a full buffer (the database did not keep up)',
+      () => this.recorder.overflowed,
+    );
+    copied(
+      registers,
       'linkdock_link_cache_hits_total',
       'Visitor link lookups answered by the cache',
       () => this.cache.hits,
