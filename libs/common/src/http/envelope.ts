@@ -31,10 +31,10 @@ export function envelope(result: unknown, appUrl: string, originalUrl: string): 
 /**
  * Express as Nest drives it, with the envelope put on every handler's result where Nest hands it
  * over (`reply`; errors leave through AllExceptionsFilter, which writes its own body), once the
- * request's upload files are removed (uploadsRemoval). A global
- * interceptor did this before: Nest runs every request of a route with interceptors through an
- * async resource, deferred observables and a merge, which cost about a quarter of a short
- * request's CPU; a route without any runs its handler directly.
+ * request's upload files are removed (uploadsRemoval). A global interceptor did this before: Nest
+ * runs every request of a route with interceptors through an async resource, deferred observables
+ * and a merge, which cost about a quarter of a short request's CPU; a route without any runs its
+ * handler directly.
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   constructor(private readonly appUrl: string) {
