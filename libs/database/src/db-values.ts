@@ -1,6 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import type { FilterValue } from '@app/common';
+// The time helpers' own file: the visit writer thread loads this file without the HTTP layer.
+import { DAY_MS } from '@app/common/time/time-zone';
 
 /**
  * Datetime as stored by TypeORM on SQLite ('YYYY-MM-DD HH:MM:SS.SSS', UTC). PostgreSQL compares a
@@ -10,7 +12,6 @@ export function toDbDateTime(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
 
-const DAY_MS = 86_400_000;
 /** The last instant whose ISO text has a four-digit year (later ones are longer). */
 const LAST_SHORT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 

@@ -143,6 +143,13 @@ function addQuarter(
   }
 }
 
+/** One scope's rows of one period, by dimension and values. */
+interface PeriodRows {
+  scope: number;
+  period: number;
+  byValues: Map<string, DimensionRow>;
+}
+
 /**
  * One dimension table's rows, by scope and period, then by dimension and values: a group of visits
  * looks its scope and period up once, and each dimension's values key (one string, hashed once) in
@@ -150,42 +157,40 @@ function addQuarter(
  */
 class DimensionRows {
   readonly rows: DimensionRow[] = [];
-  private readonly byPeriod = new Map<string, Map<string, DimensionRow>>();
+  private readonly byPeriod = new Map<string, PeriodRows>();
 
-  of(scope: number, period: number): Map<string, DimensionRow> {
+  of(scope: number, period: number): PeriodRows {
     const key = `${scope}${SEPARATOR}${period}`;
     let rows = this.byPeriod.get(key);
     if (rows === undefined) {
-      rows = new Map();
+      rows = { scope, period, byValues: new Map() };
       this.byPeriod.set(key, rows);
     }
     return rows;
   }
 
   add(
-    into: Map<string, DimensionRow>,
+    into: PeriodRows,
     valuesKey: string,
-    scope: number,
-    period: number,
     dimension: Dimension,
     values: Values,
     pageviews: number,
   ): void {
-    const row = into.get(valuesKey);
+    const row = into.byValues.get(valuesKey);
     if (row) {
       row.pageviews += pageviews;
       return;
     }
     const added: DimensionRow = {
-      scope,
+      scope: into.scope,
       dimension,
-      period,
+      period: into.period,
       value1: values[0],
       value2: values[1],
       value3: values[2],
       pageviews,
     };
-    into.set(valuesKey, added);
+    into.byValues.set(valuesKey, added);
     this.rows.push(added);
   }
 }
@@ -286,10 +291,10 @@ export function rollUp(
       }
       const key = `${dimension}${SEPARATOR}${values[0]}${SEPARATOR}${values[1]}${SEPARATOR}${values[2]}`;
       const n = g.pageviews;
-      linkDimensions.add(linkDay, key, linkId, g.day, dimension, values, n);
-      userDimensions.add(userDay, key, g.userId, g.day, dimension, values, n);
-      linkMonths.add(linkMonth, key, linkId, month, dimension, values, n);
-      userMonths.add(userMonth, key, g.userId, month, dimension, values, n);
+      linkDimensions.add(linkDay, key, dimension, values, n);
+      userDimensions.add(userDay, key, dimension, values, n);
+      linkMonths.add(linkMonth, key, dimension, values, n);
+      userMonths.add(userMonth, key, dimension, values, n);
     }
   }
   if (!sorted) {
