@@ -6,7 +6,8 @@
 // machine: autocannon runs in this process, each server is a child process. For every request
 // kind and every connection count it prints both servers, the ratio, and Linkdock's RSS after the
 // phase. A bare NestJS app with the same routes (bench/raw-nest-server.js) is measured the same
-// way and printed first: the framework's own cost, apart from what Linkdock adds to it. `--cpu-prof DIR` writes Linkdock's CPU profile there. With `--before path/to/main.js`
+// way and printed first: the framework's own cost, apart from what Linkdock adds to it.
+// `--cpu-prof DIR` writes Linkdock's CPU profile there. With `--before path/to/main.js`
 // another build (say, of the previous commit) is measured too, and printed above this one. All
 // servers run at once and each phase runs against each of them in turn, back to back, so that
 // they share the same moment of a shared machine. Numbers only: nothing is asserted on timing.
