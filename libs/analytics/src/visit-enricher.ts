@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DateTimeTexts } from '@app/database/db-values';
 import type { NewVisit } from '@app/database/rollups/visit-columns';
-import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
-import { VisitorInfo } from './visitor-info';
+import { NO_TEXT, type VisitBatch } from './visit-batch';
+import { type DeviceInfo, type GeoInfo, VisitorInfo } from './visitor-info';
 
 /** Injection token of the key that keys visitor hashes. */
 export const VISITOR_HASH_SECRET = Symbol('VISITOR_HASH_SECRET');
@@ -23,22 +23,57 @@ export class VisitEnricher {
   /**
    * The rows of a batch of counted visits: device, location, language, referrer, UTM tags, the
    * visitor hash, and whether the visitor is new today. Opens the geo database on first use.
+   *
+   * Each distinct text of the batch (user agent, address, referrer, language, query) is looked up
+   * once, and each visitor's hash computed once: a batch lists its distinct strings (VisitBatch),
+   * so the lookups go by their index.
    */
-  async enrich(batch: RawVisit[]): Promise<NewVisit[]> {
+  async enrich(batch: VisitBatch): Promise<NewVisit[]> {
     if (!this.info.geoReady()) {
       await this.info.loadGeo();
     }
+    const strings = batch.strings;
+    const devices = new Array<DeviceInfo | undefined>(strings.length);
+    const places = new Array<GeoInfo | undefined>(strings.length);
+    const referrers = new Array<Referrer | undefined>(strings.length);
+    const languages = new Array<string | null | undefined>(strings.length);
+    const tags = new Array<UtmTags | undefined>(strings.length);
+    const hashes = new Map<string, string>();
     const rows: NewVisit[] = [];
-    for (const v of batch) {
-      const device = this.info.device(v.userAgent);
-      const geo = this.info.geo(v.ip);
-      const referrer = parseReferrer(v.referer);
-      const utm = parseUtm(v.query);
-      const at = new Date(v.at);
-      const day = this.times.utcDay(v.at);
+    for (let i = 0; i < batch.length; i += 1) {
+      const linkId = batch.linkId(i);
+      const at = batch.at(i);
+      const ip = batch.ipRef(i);
+      const ua = batch.userAgentRef(i);
+      const refererRef = batch.refererRef(i);
+      const languageRef = batch.languageRef(i);
+      const queryRef = batch.queryRef(i);
+      const device = (devices[ua] ??= this.info.device(strings[ua]));
+      const geo = (places[ip] ??= this.info.geo(strings[ip]));
+      const referrer =
+        refererRef === NO_TEXT
+          ? NO_REFERRER
+          : (referrers[refererRef] ??= parseReferrer(strings[refererRef]));
+      const utm = queryRef === NO_TEXT ? NO_UTM : (tags[queryRef] ??= parseUtm(strings[queryRef]));
+      const language =
+        languageRef === NO_TEXT
+          ? null
+          : languages[languageRef] !== undefined
+            ? languages[languageRef]
+            : (languages[languageRef] = this.info.language(strings[languageRef]));
+      const day = this.times.utcDay(at);
+      const visitor = `${day}|${linkId}|${ip}|${ua}`;
+      let hash = hashes.get(visitor);
+      if (hash === undefined) {
+        hash = createHmac('sha256', this.secret)
+          .update(`${day}|${linkId}|${strings[ip]}|${strings[ua]}`)
+          .digest('hex')
+          .slice(0, 32);
+        hashes.set(visitor, hash);
+      }
       rows.push({
-        link_id: v.linkId,
-        datetime: at,
+        link_id: linkId,
+        datetime: new Date(at),
         referrer_host: referrer.host,
         referrer_path: referrer.path,
         utm_source: utm.source,
@@ -50,12 +85,9 @@ export class VisitEnricher {
         os_name: device.os_name,
         browser_name: device.browser_name,
         device_type: device.device_type,
-        browser_language: this.info.language(v.acceptLanguage),
+        browser_language: language,
         is_unique: false,
-        visitor_hash: createHmac('sha256', this.secret)
-          .update(`${day}|${v.linkId}|${v.ip}|${v.userAgent}`)
-          .digest('hex')
-          .slice(0, 32),
+        visitor_hash: hash,
       });
     }
     await this.unique.mark(rows);
@@ -63,18 +95,31 @@ export class VisitEnricher {
   }
 }
 
-function parseReferrer(referer: string | undefined): { host: string | null; path: string | null } {
+interface Referrer {
+  host: string | null;
+  path: string | null;
+}
+const NO_REFERRER: Referrer = { host: null, path: null };
+
+interface UtmTags {
+  source: string | null;
+  medium: string | null;
+  campaign: string | null;
+}
+const NO_UTM: UtmTags = { source: null, medium: null, campaign: null };
+
+function parseReferrer(referer: string): Referrer {
   if (!referer) {
-    return { host: null, path: null };
+    return NO_REFERRER;
   }
   try {
     const url = new URL(referer);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return { host: null, path: null };
+      return NO_REFERRER;
     }
     return { host: url.hostname.slice(0, 253), path: url.pathname.slice(0, 512) };
   } catch {
-    return { host: null, path: null };
+    return NO_REFERRER;
   }
 }
 
@@ -98,13 +143,9 @@ export function visitText(value: string | null | undefined, max: number): string
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-function parseUtm(query: string | null): {
-  source: string | null;
-  medium: string | null;
-  campaign: string | null;
-} {
-  if (!query || !query.includes('utm_')) {
-    return { source: null, medium: null, campaign: null };
+function parseUtm(query: string): UtmTags {
+  if (!query.includes('utm_')) {
+    return NO_UTM;
   }
   const params = new URLSearchParams(query);
   const read = (name: string): string | null => visitText(params.get(name), 128);

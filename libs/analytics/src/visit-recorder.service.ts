@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { OUTBOX_WRITTEN, outboxSignal } from '@app/database';
 import type { RawVisit } from './raw-visit';
+import { VisitBatch } from './visit-batch';
 import type { BatchOutcome, VisitSink } from './visit-sink';
 import type { LinkAddress } from './visit-writer';
 
@@ -39,7 +40,9 @@ const OVERFLOW_LOG_MS = 10_000;
 @Injectable()
 export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(VisitRecorder.name);
-  private buffer: RawVisit[] = [];
+  /** Counted visits not handed over yet, oldest first, in batches of up to FLUSH_BATCH. */
+  private buffer: VisitBatch[] = [];
+  private buffered = 0;
   private readonly pending = new Map<number, number>();
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -80,23 +83,31 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     await this.flushAll();
     await this.sink.close();
     this.logger.log(
-      `Visits: ${this.counted} counted, ${this.written} written, ${this.buffer.length} not written` +
+      `Visits: ${this.counted} counted, ${this.written} written, ${this.buffered} not written` +
         (this.dropped > 0 ? `, ${this.dropped} refused by the database` : '') +
         (this.overflowed > 0 ? `, ${this.overflowed} dropped from a full buffer` : ''),
     );
   }
 
   record(visit: RawVisit): void {
-    if (this.buffer.length >= this.maxBuffered) {
-      const dropped = this.buffer.shift();
-      if (dropped) this.release(dropped.linkId, 1);
+    if (this.buffered >= this.maxBuffered) {
+      const oldest = this.buffer[0];
+      this.release(oldest.dropFirst(), 1);
+      if (oldest.length === 0) this.buffer.shift();
+      this.buffered -= 1;
       this.overflowed += 1;
       this.logOverflow();
     }
-    this.buffer.push(visit);
+    let last = this.buffer[this.buffer.length - 1];
+    if (last === undefined || last.full) {
+      last = VisitBatch.withCapacity(FLUSH_BATCH);
+      this.buffer.push(last);
+    }
+    last.push(visit);
+    this.buffered += 1;
     this.counted += 1;
     this.pending.set(visit.linkId, (this.pending.get(visit.linkId) ?? 0) + 1);
-    if (this.buffer.length >= FLUSH_BATCH && !this.flushing) {
+    if (this.buffered >= FLUSH_BATCH && !this.flushing) {
       void this.flush();
     }
   }
@@ -132,10 +143,10 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     while (this.flushing) {
       await this.flushing;
     }
-    if (this.buffer.length === 0) {
+    if (this.buffered === 0) {
       return;
     }
-    const taken = this.buffer.splice(0, HANDOVER_LIMIT);
+    const taken = this.take();
     const started = performance.now();
     this.flushing = this.handOver(taken).finally(() => {
       this.flushing = null;
@@ -147,8 +158,8 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   /** Flushes until the buffer is empty (or a write fails). */
   async flushAll(): Promise<void> {
     let before = -1;
-    while (this.buffer.length > 0 && this.buffer.length !== before) {
-      before = this.buffer.length;
+    while (this.buffered > 0 && this.buffered !== before) {
+      before = this.buffered;
       await this.flush();
     }
     while (this.flushing) {
@@ -156,13 +167,34 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     }
   }
 
-  private async handOver(taken: RawVisit[]): Promise<void> {
+  /** The oldest buffered visits, up to HANDOVER_LIMIT, in one batch. */
+  private take(): VisitBatch {
+    let count = 0;
+    let batches = 0;
+    while (batches < this.buffer.length) {
+      const next = this.buffer[batches].length;
+      if (batches > 0 && count + next > HANDOVER_LIMIT) break;
+      count += next;
+      batches += 1;
+    }
+    const taken = this.buffer.splice(0, batches);
+    this.buffered -= count;
+    return taken.length === 1 ? taken[0] : VisitBatch.concat(taken);
+  }
+
+  /** Puts visits that were not written back in front of the buffer. */
+  private putBack(visits: VisitBatch): void {
+    this.buffer.unshift(visits);
+    this.buffered += visits.length;
+  }
+
+  private async handOver(taken: VisitBatch): Promise<void> {
     let outcome: BatchOutcome;
     try {
       outcome = await this.sink.write(taken);
     } catch (error) {
       this.logger.error(`Writing ${taken.length} visits failed; will retry: ${String(error)}`);
-      this.buffer = taken.concat(this.buffer);
+      this.putBack(taken);
       return;
     }
     this.written += outcome.written;
@@ -171,7 +203,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
       this.release(linkId, count);
     }
     if (outcome.done < taken.length) {
-      this.buffer = taken.slice(outcome.done).concat(this.buffer);
+      this.putBack(taken.slice(outcome.done));
     }
     if (outcome.limitedLinks.length > 0) this.onLimitedLinksWritten?.(outcome.limitedLinks);
     // The events went out in the writer's transaction (in the thread, or here): wake this process's

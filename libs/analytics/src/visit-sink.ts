@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { isDataError } from '@app/common/errors/database-errors';
 import type { NewVisit } from '@app/database/rollups/visit-columns';
-import type { RawVisit } from './raw-visit';
+import type { VisitBatch } from './visit-batch';
 import type { VisitEnricher } from './visit-enricher';
 import { countByLink, type LinkAddress, type VisitWriter } from './visit-writer';
 
@@ -46,7 +46,7 @@ export function emptyOutcome(): BatchOutcome {
 
 /** Where the recorder hands counted visits: this thread (InlineVisitSink) or the writer thread. */
 export interface VisitSink {
-  write(batch: RawVisit[]): Promise<BatchOutcome>;
+  write(batch: VisitBatch): Promise<BatchOutcome>;
   close(): Promise<void>;
 }
 
@@ -66,11 +66,11 @@ export class InlineVisitSink implements VisitSink {
     private readonly writeBatch = INLINE_WRITE_BATCH,
   ) {}
 
-  async write(batch: RawVisit[]): Promise<BatchOutcome> {
+  async write(batch: VisitBatch): Promise<BatchOutcome> {
     const outcome = emptyOutcome();
     const released = new Map<number, number>();
     for (let i = 0; i < batch.length; i += this.writeBatch) {
-      const chunk = batch.slice(i, i + this.writeBatch);
+      const chunk = batch.length <= this.writeBatch ? batch : batch.slice(i, i + this.writeBatch);
       const done = await this.writeChunk(chunk, outcome, released);
       outcome.done += done;
       if (done < chunk.length) break;
@@ -91,7 +91,7 @@ export class InlineVisitSink implements VisitSink {
    * not hold up all the others behind it.
    */
   private async writeChunk(
-    chunk: RawVisit[],
+    chunk: VisitBatch,
     outcome: BatchOutcome,
     released: Map<number, number>,
   ): Promise<number> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import type { RawVisit } from './raw-visit';
+import { VisitBatch } from './visit-batch';
 import type { BatchOutcome } from './visit-sink';
 import { ThreadVisitSink } from './visit-thread';
 
@@ -30,11 +30,12 @@ const ANSWERING = `
 parentPort.postMessage({ type: 'ready' });
 parentPort.on('message', (m) => {
   if (m.type === 'close') return parentPort.close();
-  parentPort.postMessage({ type: 'log', level: 'warn', message: 'writing ' + m.batch.length + ' for ' + workerData.config.appUrl });
+  const count = m.batch.linkIds.length;
+  parentPort.postMessage({ type: 'log', level: 'warn', message: 'writing ' + count + ' for ' + workerData.config.appUrl });
   const perLink = new Map();
-  for (const v of m.batch) perLink.set(v.linkId, (perLink.get(v.linkId) ?? 0) + 1);
+  for (const id of m.batch.linkIds) perLink.set(id, (perLink.get(id) ?? 0) + 1);
   parentPort.postMessage({ type: 'done', id: m.id, outcome: {
-    done: m.batch.length, written: m.batch.length, dropped: 0, released: [...perLink],
+    done: count, written: count, dropped: 0, released: [...perLink],
     limitedLinks: [], limitsReached: 0 } });
 });`;
 
@@ -44,16 +45,18 @@ const data = {
   lock: null,
 };
 
-function visits(...linkIds: number[]): RawVisit[] {
-  return linkIds.map((linkId) => ({
-    linkId,
-    at: Date.UTC(2026, 10, 26),
-    ip: '203.0.113.9',
-    userAgent: 'Mozilla/5.0',
-    referer: undefined,
-    acceptLanguage: undefined,
-    query: null,
-  }));
+function visits(...linkIds: number[]): VisitBatch {
+  return VisitBatch.of(
+    linkIds.map((linkId) => ({
+      linkId,
+      at: Date.UTC(2026, 10, 26),
+      ip: '203.0.113.9',
+      userAgent: 'Mozilla/5.0',
+      referer: undefined,
+      acceptLanguage: undefined,
+      query: null,
+    })),
+  );
 }
 
 describe(ThreadVisitSink.name, () => {

@@ -4,7 +4,7 @@ import { builtThreadScript } from '@app/common/threads/built-script';
 import { ThreadCalls } from '@app/common/threads/thread-calls';
 import type { AppConfig } from '@app/config';
 import { type GeoFiles, loadGeoFiles } from './geo-files';
-import type { RawVisit } from './raw-visit';
+import type { VisitBatch, VisitBatchData } from './visit-batch';
 import type { BatchOutcome, VisitSink } from './visit-sink';
 
 /** What the writer thread is started with (copied into it). */
@@ -18,7 +18,7 @@ export interface VisitThreadData {
   geo: GeoFiles;
 }
 
-export type ToThread = { type: 'write'; id: number; batch: RawVisit[] } | { type: 'close' };
+export type ToThread = { type: 'write'; id: number; batch: VisitBatchData } | { type: 'close' };
 
 export type FromThread =
   | { type: 'ready' }
@@ -55,9 +55,10 @@ export class ThreadVisitSink implements VisitSink {
     private readonly restartDelayMs = RESTART_DELAY_MS,
   ) {}
 
-  async write(batch: RawVisit[]): Promise<BatchOutcome> {
+  async write(batch: VisitBatch): Promise<BatchOutcome> {
     const worker = await this.start();
-    return this.calls.call(worker, (id): ToThread => ({ type: 'write', id, batch }));
+    const data = batch.toData();
+    return this.calls.call(worker, (id): ToThread => ({ type: 'write', id, batch: data }));
   }
 
   async close(): Promise<void> {

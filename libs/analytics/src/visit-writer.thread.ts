@@ -7,8 +7,8 @@ import type Redis from 'ioredis';
 import { AppDataSource, buildDataSourceOptions } from '@app/database/data-source';
 import { SqliteWriteLock } from '@app/database/sqlite-write-lock';
 import { createRedisClient } from '@app/redis/redis.module';
-import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
+import { VisitBatch } from './visit-batch';
 import { VisitEnricher } from './visit-enricher';
 import { type BatchOutcome, emptyOutcome, InlineVisitSink, THREAD_WRITE_BATCH } from './visit-sink';
 import type { FromThread, ToThread, VisitThreadData } from './visit-thread';
@@ -77,7 +77,7 @@ async function run(port: NonNullable<typeof parentPort>, data: VisitThreadData):
       new UniqueVisitors(redis),
     );
     const sink = new InlineVisitSink(enricher, writer, false, THREAD_WRITE_BATCH);
-    const writeOrNothing = (batch: RawVisit[]): Promise<BatchOutcome> =>
+    const writeOrNothing = (batch: VisitBatch): Promise<BatchOutcome> =>
       sink.write(batch).catch((error: unknown) => {
         send({ type: 'log', level: 'error', message: `Writing visits failed: ${String(error)}` });
         return emptyOutcome();
@@ -87,7 +87,11 @@ async function run(port: NonNullable<typeof parentPort>, data: VisitThreadData):
     port.on('message', (message: ToThread) => {
       queue = queue.then(async () => {
         if (message.type === 'write') {
-          send({ type: 'done', id: message.id, outcome: await writeOrNothing(message.batch) });
+          send({
+            type: 'done',
+            id: message.id,
+            outcome: await writeOrNothing(VisitBatch.fromData(message.batch)),
+          });
         } else {
           await dataSource?.destroy();
           await redis?.quit().catch(() => redis?.disconnect());

@@ -1,0 +1,235 @@
+import type { RawVisit } from './raw-visit';
+
+/** The texts of a visit, in their order in `texts`: each is an index into `strings`, or NONE. */
+const IP = 0;
+const USER_AGENT = 1;
+const REFERER = 2;
+const LANGUAGE = 3;
+const QUERY = 4;
+const TEXTS = 5;
+/** A text the visit did not have (no Referer, no query, ...). */
+export const NO_TEXT = -1;
+const NONE = NO_TEXT;
+
+/** A VisitBatch as it crosses to the writer thread (postMessage copies it). */
+export interface VisitBatchData {
+  linkIds: Int32Array;
+  at: Float64Array;
+  texts: Int32Array;
+  strings: string[];
+}
+
+/**
+ * Counted visits in columns: link ids and times in typed arrays, and each visit's texts (address,
+ * user agent, referrer, language, query) as indexes into the batch's list of distinct strings.
+ *
+ * A visit kept this way is a few numbers, not an object with strings of its own. The recorder
+ * holds tens of thousands of them for up to a flush window, and objects that live that long are
+ * copied by the garbage collector from generation to generation. Handing a batch to the writer
+ * thread copies three arrays and each distinct string once instead of cloning every object, and
+ * the writer looks each distinct user agent, address and language up once per batch.
+ *
+ * A batch is filled by `push` up to its capacity; `dropFirst` removes its oldest visit.
+ */
+export class VisitBatch {
+  private readonly linkIds: Int32Array;
+  private readonly times: Float64Array;
+  private readonly texts: Int32Array;
+  /** The distinct strings the texts point to (a slice shares its batch's list). */
+  readonly strings: string[];
+  /** String -> index in `strings`, while the batch is being filled. */
+  private index: Map<string, number> | null;
+  private start = 0;
+  private end = 0;
+
+  private constructor(
+    linkIds: Int32Array,
+    times: Float64Array,
+    texts: Int32Array,
+    strings: string[],
+    filling: boolean,
+  ) {
+    this.linkIds = linkIds;
+    this.times = times;
+    this.texts = texts;
+    this.strings = strings;
+    this.index = filling ? new Map() : null;
+    this.end = filling ? 0 : linkIds.length;
+  }
+
+  /** An empty batch that `push` fills with up to `capacity` visits. */
+  static withCapacity(capacity: number): VisitBatch {
+    return new VisitBatch(
+      new Int32Array(capacity),
+      new Float64Array(capacity),
+      new Int32Array(capacity * TEXTS),
+      [],
+      true,
+    );
+  }
+
+  static of(visits: readonly RawVisit[]): VisitBatch {
+    const batch = VisitBatch.withCapacity(visits.length);
+    for (const visit of visits) batch.push(visit);
+    return batch;
+  }
+
+  /** A batch the thread received (it is complete: nothing is pushed onto it). */
+  static fromData(data: VisitBatchData): VisitBatch {
+    return new VisitBatch(data.linkIds, data.at, data.texts, data.strings, false);
+  }
+
+  /** The batches' visits, in order, in one batch that lists each string they use once. */
+  static concat(batches: readonly VisitBatch[]): VisitBatch {
+    const length = batches.reduce((sum, b) => sum + b.length, 0);
+    const linkIds = new Int32Array(length);
+    const times = new Float64Array(length);
+    const texts = new Int32Array(length * TEXTS);
+    const strings: string[] = [];
+    const index = new Map<string, number>();
+    let at = 0;
+    for (const batch of batches) {
+      // Index in `batch.strings` -> index in `strings`, for the strings this batch uses.
+      const moved = new Int32Array(batch.strings.length).fill(NONE);
+      linkIds.set(batch.linkIds.subarray(batch.start, batch.end), at);
+      times.set(batch.times.subarray(batch.start, batch.end), at);
+      for (let i = batch.start * TEXTS; i < batch.end * TEXTS; i += 1) {
+        const old = batch.texts[i];
+        if (old !== NONE && moved[old] === NONE) {
+          const text = batch.strings[old];
+          let ref = index.get(text);
+          if (ref === undefined) {
+            ref = strings.length;
+            strings.push(text);
+            index.set(text, ref);
+          }
+          moved[old] = ref;
+        }
+        texts[(at - batch.start) * TEXTS + i] = old === NONE ? NONE : moved[old];
+      }
+      at += batch.length;
+    }
+    return new VisitBatch(linkIds, times, texts, strings, false);
+  }
+
+  get length(): number {
+    return this.end - this.start;
+  }
+
+  /** Whether `push` has no room left. */
+  get full(): boolean {
+    return this.end === this.linkIds.length;
+  }
+
+  push(visit: RawVisit): void {
+    if (this.full || this.index === null) {
+      throw new Error('this visit batch takes no more visits');
+    }
+    const at = this.end;
+    this.linkIds[at] = visit.linkId;
+    this.times[at] = visit.at;
+    const t = at * TEXTS;
+    this.texts[t + IP] = this.intern(visit.ip);
+    this.texts[t + USER_AGENT] = this.intern(visit.userAgent);
+    this.texts[t + REFERER] = this.intern(visit.referer);
+    this.texts[t + LANGUAGE] = this.intern(visit.acceptLanguage);
+    this.texts[t + QUERY] = this.intern(visit.query);
+    this.end = at + 1;
+    if (this.full) this.index = null;
+  }
+
+  /** Removes the oldest visit and returns its link id. */
+  dropFirst(): number {
+    if (this.length === 0) {
+      throw new Error('this visit batch is empty');
+    }
+    this.start += 1;
+    return this.linkIds[this.start - 1];
+  }
+
+  linkId(i: number): number {
+    return this.linkIds[this.start + i];
+  }
+
+  at(i: number): number {
+    return this.times[this.start + i];
+  }
+
+  /** Index of the visit's address in `strings`. */
+  ipRef(i: number): number {
+    return this.texts[(this.start + i) * TEXTS + IP];
+  }
+
+  /** Index of the visit's user agent in `strings`. */
+  userAgentRef(i: number): number {
+    return this.texts[(this.start + i) * TEXTS + USER_AGENT];
+  }
+
+  /** Index of the visit's Referer in `strings`, or -1 when it had none. */
+  refererRef(i: number): number {
+    return this.texts[(this.start + i) * TEXTS + REFERER];
+  }
+
+  /** Index of the visit's Accept-Language in `strings`, or -1 when it had none. */
+  languageRef(i: number): number {
+    return this.texts[(this.start + i) * TEXTS + LANGUAGE];
+  }
+
+  /** Index of the visit's query string in `strings`, or -1 when it had none. */
+  queryRef(i: number): number {
+    return this.texts[(this.start + i) * TEXTS + QUERY];
+  }
+
+  /** The i-th visit, as it was pushed. */
+  visit(i: number): RawVisit {
+    const text = (ref: number): string | undefined =>
+      ref === NONE ? undefined : this.strings[ref];
+    return {
+      linkId: this.linkId(i),
+      at: this.at(i),
+      ip: this.strings[this.ipRef(i)],
+      userAgent: this.strings[this.userAgentRef(i)],
+      referer: text(this.refererRef(i)),
+      acceptLanguage: text(this.languageRef(i)),
+      query: text(this.queryRef(i)) ?? null,
+    };
+  }
+
+  /** Visits `from` to `to` (exclusive) in a batch of their own, sharing this one's strings. */
+  slice(from: number, to: number = this.length): VisitBatch {
+    const begin = this.start + Math.max(0, Math.min(from, this.length));
+    const end = Math.max(begin, this.start + Math.max(0, Math.min(to, this.length)));
+    return new VisitBatch(
+      this.linkIds.slice(begin, end),
+      this.times.slice(begin, end),
+      this.texts.slice(begin * TEXTS, end * TEXTS),
+      this.strings,
+      false,
+    );
+  }
+
+  /** What postMessage copies to the writer thread: only the visits' part of each array. */
+  toData(): VisitBatchData {
+    const whole = this.start === 0 && this.end === this.linkIds.length;
+    return {
+      linkIds: whole ? this.linkIds : this.linkIds.slice(this.start, this.end),
+      at: whole ? this.times : this.times.slice(this.start, this.end),
+      texts: whole ? this.texts : this.texts.slice(this.start * TEXTS, this.end * TEXTS),
+      strings: this.strings,
+    };
+  }
+
+  private intern(text: string | null | undefined): number {
+    if (text === undefined || text === null) {
+      return NONE;
+    }
+    const index = this.index as Map<string, number>;
+    let ref = index.get(text);
+    if (ref === undefined) {
+      ref = this.strings.length;
+      this.strings.push(text);
+      index.set(text, ref);
+    }
+    return ref;
+  }
+}
