@@ -2,9 +2,10 @@ import { Logger } from '@nestjs/common';
 import type { NewVisit } from '@app/database';
 import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
+import type { VisitBatch } from './visit-batch';
 import { VisitEnricher } from './visit-enricher';
 import { VisitRecorder } from './visit-recorder.service';
-import { InlineVisitSink } from './visit-sink';
+import { type BatchOutcome, InlineVisitSink, type VisitSink } from './visit-sink';
 import type { VisitWriter } from './visit-writer';
 import type { VisitorInfo } from './visitor-info';
 
@@ -131,5 +132,45 @@ describe(VisitRecorder.name, () => {
     } finally {
       logged.mockRestore();
     }
+  });
+
+  it('hands over at most 20,000 visits at once, in order, and puts back what was not written', async () => {
+    const handed: number[] = [];
+    const seen: RawVisit[] = [];
+    const sink: VisitSink = {
+      write: (batch: VisitBatch): Promise<BatchOutcome> => {
+        handed.push(batch.length);
+        // The first full handover stops after 2,500 visits: the rest go back to the front.
+        const done = handed.length === 2 ? 2500 : batch.length;
+        const released = new Map<number, number>();
+        for (let i = 0; i < done; i += 1) {
+          const visit = batch.visit(i);
+          seen.push(visit);
+          released.set(visit.linkId, (released.get(visit.linkId) ?? 0) + 1);
+        }
+        return Promise.resolve({
+          done,
+          written: done,
+          dropped: 0,
+          released: [...released],
+          limitedLinks: [],
+          limitsReached: 0,
+        });
+      },
+      close: () => Promise.resolve(),
+    };
+    const recorder = new VisitRecorder(sink);
+    const linkIds = Array.from({ length: 25_001 }, (_, n) => 1 + (n % 7));
+    // Recorded one by one with nothing flushing in between (no timer here, and no await).
+    // The first 2,000 are handed over at once; the next handover waits for that one.
+    linkIds.forEach((id, n) => recorder.record(raw(id, `n=${n}`)));
+    expect(recorder.unflushed(1)).toBe(3572);
+    await recorder.flushAll();
+    // Then 20,000; the 17,500 put back and the next 2,000 (not the last 1,001: over 20,000).
+    expect(handed).toEqual([2000, 20_000, 19_500, 1001]);
+    expect(seen).toEqual(linkIds.map((id, n) => raw(id, `n=${n}`)));
+    expect([recorder.counted, recorder.written, recorder.unflushed(1)]).toEqual([
+      25_001, 25_001, 0,
+    ]);
   });
 });
