@@ -48,39 +48,24 @@ describe(VisitEnricher.name, () => {
 
   it('makes each row, looking each distinct text up once and hashing each visitor once a day', async () => {
     const { enricher: subject, looked } = enricher();
+    const visitor = { ip: '203.0.113.9', userAgent: chrome };
+    const news = 'https://news.example/a?b';
+    const tags = 'utm_source=mail&utm_campaign=%20fall';
     const batch = VisitBatch.of([
+      { ...visitor, linkId: 4, at, referer: news, acceptLanguage: 'de-DE', query: tags },
+      { ...visitor, linkId: 4, at, referer: news, acceptLanguage: 'de-DE', query: null },
       {
-        linkId: 4,
-        at,
-        ip: '203.0.113.9',
-        userAgent: chrome,
-        referer: 'https://news.example/a?b',
-        acceptLanguage: 'de-DE',
-        query: 'utm_source=mail&utm_campaign=%20fall',
-      },
-      {
-        linkId: 4,
-        at,
-        ip: '203.0.113.9',
-        userAgent: chrome,
-        referer: 'https://news.example/a?b',
-        acceptLanguage: 'de-DE',
-        query: null,
-      },
-      {
+        ...visitor,
         linkId: 5,
         at: at + 1000,
-        ip: '203.0.113.9',
-        userAgent: chrome,
         referer: 'android-app://x',
         acceptLanguage: undefined,
-        query: 'utm_source=mail&utm_campaign=%20fall',
+        query: tags,
       },
       {
+        ...visitor,
         linkId: 4,
         at: at + 1000,
-        ip: '203.0.113.9',
-        userAgent: chrome,
         referer: undefined,
         acceptLanguage: 'de-DE',
         query: null,
