@@ -96,6 +96,7 @@ describe(VisitBatch.name, () => {
       visit(4, { userAgent: 'curl' }),
     ]);
     expect(joined.strings).toEqual(['203.0.113.9', 'Mozilla/5.0', 'a=1', 'curl']);
+    expect(joined.slice(2).strings).toEqual(['203.0.113.9', 'curl']);
   });
 
   it('crosses to another thread as plain arrays and strings, without the dropped visits', async () => {

@@ -195,17 +195,15 @@ export class VisitBatch {
     };
   }
 
-  /** Visits `from` to `to` (exclusive) in a batch of their own, sharing this one's strings. */
+  /**
+   * Visits `from` to `to` (exclusive) in a batch of their own that lists only the strings they
+   * use (the writer sizes its lookups by the list).
+   */
   slice(from: number, to: number = this.length): VisitBatch {
-    const begin = this.start + Math.max(0, Math.min(from, this.length));
-    const end = Math.max(begin, this.start + Math.max(0, Math.min(to, this.length)));
-    return new VisitBatch(
-      this.linkIds.slice(begin, end),
-      this.times.slice(begin, end),
-      this.texts.slice(begin * TEXTS, end * TEXTS),
-      this.strings,
-      false,
-    );
+    const view = new VisitBatch(this.linkIds, this.times, this.texts, this.strings, false);
+    view.start = this.start + Math.max(0, Math.min(from, this.length));
+    view.end = Math.max(view.start, this.start + Math.max(0, Math.min(to, this.length)));
+    return VisitBatch.concat([view]);
   }
 
   /** What postMessage copies to the writer thread: only the visits' part of each array. */
