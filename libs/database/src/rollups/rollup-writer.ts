@@ -45,32 +45,34 @@ export interface SqliteRollupWriter {
  * roll-up tables runs before the month tables exist).
  */
 export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWriter {
+  // By table and number of rows: the SQL of a 64-row upsert is a few kilobytes, too long to build
+  // and look up by its text for every chunk.
   const prepared = new Map<string, BetterSqlite3.Statement>();
-  const statement = (sql: string): BetterSqlite3.Statement => {
-    let found = prepared.get(sql);
-    if (found === undefined) {
-      found = db.prepare(sql);
-      prepared.set(sql, found);
-    }
-    return found;
-  };
   // Up to ROWS_PER_STATEMENT rows per upsert: each call into the driver costs about as much as
   // SQLite's own work for a row, so a multi-row VALUES list pays it once per chunk.
   const run = <R>(
+    table: Table | DimensionTable,
     rows: R[],
     sql: (values: string) => string,
     placeholders: string,
     params: (row: R, into: unknown[]) => void,
   ): void => {
     for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+      const count = Math.min(ROWS_PER_STATEMENT, rows.length - i);
+      const key = `${table.name} ${count}`;
+      let statement = prepared.get(key);
+      if (statement === undefined) {
+        statement = db.prepare(sql(`VALUES ${Array(count).fill(placeholders).join(', ')}`));
+        prepared.set(key, statement);
+      }
       const values: unknown[] = [];
-      for (const r of chunk) params(r, values);
-      statement(sql(`VALUES ${Array(chunk.length).fill(placeholders).join(', ')}`)).run(values);
+      for (let j = i; j < i + count; j += 1) params(rows[j], values);
+      statement.run(values);
     }
   };
   const quarterRun = (table: Table, rows: QuarterRow[]): void =>
     run(
+      table,
       rows,
       (values) => quarterUpsert(table, values),
       '(?, ?, ?, ?)',
@@ -78,6 +80,7 @@ export function sqliteRollupWriter(db: BetterSqlite3.Database): SqliteRollupWrit
     );
   const dimensionRun = (table: DimensionTable, rows: DimensionRow[]): void =>
     run(
+      table,
       rows,
       (values) => dimensionUpsert(table, values),
       '(?, ?, ?, ?, ?, ?, ?)',
