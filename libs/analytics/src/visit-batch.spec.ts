@@ -120,7 +120,7 @@ describe(VisitBatch.name, () => {
   it('agrees with an array of visits under any pushes, drops, slices, joins and handovers', async () => {
     const text = fc.constantFrom('a', 'b', '', 'ü\u{1F300}', '203.0.113.1');
     const rawVisit = fc.record({
-      linkId: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+      linkId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
       at: fc.integer({ min: 0, max: 4e12 }),
       ip: text,
       userAgent: text,

@@ -13,7 +13,7 @@ const NONE = NO_TEXT;
 
 /** A VisitBatch as it crosses to the writer thread (postMessage copies it). */
 export interface VisitBatchData {
-  linkIds: Int32Array;
+  linkIds: Float64Array;
   at: Float64Array;
   texts: Int32Array;
   strings: string[];
@@ -32,7 +32,8 @@ export interface VisitBatchData {
  * A batch is filled by `push` up to its capacity; `dropFirst` removes its oldest visit.
  */
 export class VisitBatch {
-  private readonly linkIds: Int32Array;
+  /** Float64: exact for any id SQLite's 64-bit integer keys will reach, not only 32-bit ones. */
+  private readonly linkIds: Float64Array;
   private readonly times: Float64Array;
   private readonly texts: Int32Array;
   /** The distinct strings the texts point to (a slice shares its batch's list). */
@@ -43,7 +44,7 @@ export class VisitBatch {
   private end = 0;
 
   private constructor(
-    linkIds: Int32Array,
+    linkIds: Float64Array,
     times: Float64Array,
     texts: Int32Array,
     strings: string[],
@@ -60,7 +61,7 @@ export class VisitBatch {
   /** An empty batch that `push` fills with up to `capacity` visits. */
   static withCapacity(capacity: number): VisitBatch {
     return new VisitBatch(
-      new Int32Array(capacity),
+      new Float64Array(capacity),
       new Float64Array(capacity),
       new Int32Array(capacity * TEXTS),
       [],
@@ -82,7 +83,7 @@ export class VisitBatch {
   /** The batches' visits, in order, in one batch that lists each string they use once. */
   static concat(batches: readonly VisitBatch[]): VisitBatch {
     const length = batches.reduce((sum, b) => sum + b.length, 0);
-    const linkIds = new Int32Array(length);
+    const linkIds = new Float64Array(length);
     const times = new Float64Array(length);
     const texts = new Int32Array(length * TEXTS);
     const strings: string[] = [];
