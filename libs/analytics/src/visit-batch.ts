@@ -36,7 +36,7 @@ export class VisitBatch {
   private readonly linkIds: Float64Array;
   private readonly times: Float64Array;
   private readonly texts: Int32Array;
-  /** The distinct strings the texts point to (a slice shares its batch's list). */
+  /** The distinct strings the texts point to. */
   readonly strings: string[];
   /** String -> index in `strings`, while the batch is being filled. */
   private index: Map<string, number> | null;
