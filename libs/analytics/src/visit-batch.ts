@@ -1,6 +1,6 @@
 import type { RawVisit } from './raw-visit';
 
-/** The texts of a visit, in their order in `texts`: each is an index into `strings`, or NONE. */
+/** The texts of a visit, in their order in `texts`: each is an index into `strings`, or NO_TEXT. */
 const IP = 0;
 const USER_AGENT = 1;
 const REFERER = 2;
@@ -9,7 +9,6 @@ const QUERY = 4;
 const TEXTS = 5;
 /** A text the visit did not have (no Referer, no query, ...). */
 export const NO_TEXT = -1;
-const NONE = NO_TEXT;
 
 /** A VisitBatch as it crosses to the writer thread (postMessage copies it). */
 export interface VisitBatchData {
@@ -91,12 +90,12 @@ export class VisitBatch {
     let at = 0;
     for (const batch of batches) {
       // Index in `batch.strings` -> index in `strings`, for the strings this batch uses.
-      const moved = new Int32Array(batch.strings.length).fill(NONE);
+      const moved = new Int32Array(batch.strings.length).fill(NO_TEXT);
       linkIds.set(batch.linkIds.subarray(batch.start, batch.end), at);
       times.set(batch.times.subarray(batch.start, batch.end), at);
       for (let i = batch.start * TEXTS; i < batch.end * TEXTS; i += 1) {
         const old = batch.texts[i];
-        if (old !== NONE && moved[old] === NONE) {
+        if (old !== NO_TEXT && moved[old] === NO_TEXT) {
           const text = batch.strings[old];
           let ref = index.get(text);
           if (ref === undefined) {
@@ -106,7 +105,7 @@ export class VisitBatch {
           }
           moved[old] = ref;
         }
-        texts[(at - batch.start) * TEXTS + i] = old === NONE ? NONE : moved[old];
+        texts[(at - batch.start) * TEXTS + i] = old === NO_TEXT ? NO_TEXT : moved[old];
       }
       at += batch.length;
     }
@@ -184,7 +183,7 @@ export class VisitBatch {
   /** The i-th visit, as it was pushed. */
   visit(i: number): RawVisit {
     const text = (ref: number): string | undefined =>
-      ref === NONE ? undefined : this.strings[ref];
+      ref === NO_TEXT ? undefined : this.strings[ref];
     return {
       linkId: this.linkId(i),
       at: this.at(i),
@@ -220,7 +219,7 @@ export class VisitBatch {
 
   private intern(text: string | null | undefined): number {
     if (text === undefined || text === null) {
-      return NONE;
+      return NO_TEXT;
     }
     const index = this.index as Map<string, number>;
     let ref = index.get(text);
