@@ -1,7 +1,15 @@
 import { StatisticsRepository, VisitRecorder, VisitWriter } from '@app/analytics';
 import { Clock } from '@app/common';
-import { revertLastMigration, runMigrations, type NewVisit } from '@app/database';
+import {
+  closeMonth,
+  latestMonth,
+  monthsClosedThrough,
+  revertLastMigration,
+  runMigrations,
+  type NewVisit,
+} from '@app/database';
 import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
+import { StatisticsMonthsJob } from '../apps/worker/src/jobs/statistics-months.job';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -87,7 +95,12 @@ describe('Statistics', () => {
 
   /** Visits written through the visit writer itself, at chosen instants. */
   async function record(linkId: number, instants: string[], unique = true): Promise<void> {
-    const visits: NewVisit[] = instants.map((iso) => ({
+    const visits = visitRows(linkId, instants, unique);
+    expect(await t.app.get(VisitWriter).recordBatch(visits)).toBe(visits.length);
+  }
+
+  function visitRows(linkId: number, instants: string[], unique = true): NewVisit[] {
+    return instants.map((iso) => ({
       link_id: linkId,
       datetime: new Date(iso),
       referrer_host: null,
@@ -105,7 +118,33 @@ describe('Statistics', () => {
       is_unique: unique,
       visitor_hash: '0'.repeat(32),
     }));
-    expect(await t.app.get(VisitWriter).recordBatch(visits)).toBe(visits.length);
+  }
+
+  /**
+   * Like the recorder: a batch that meets a link deleted meanwhile fails as data, and its visits
+   * are written again without the user's links deleted by then (another delete may still land in
+   * between, hence a few tries).
+   */
+  async function writeRetrying(user: TestUser, rows: NewVisit[]): Promise<void> {
+    let left = rows;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await t.app.get(VisitWriter).recordBatch(left);
+        return;
+      } catch (error) {
+        if (attempt === 5) {
+          throw error;
+        }
+        const alive = new Set(
+          (
+            await t.dataSource.query<Array<{ id: number }>>(
+              `SELECT "id" FROM "links" WHERE "user_id" = ${Number(user.id)}`,
+            )
+          ).map((r) => Number(r.id)),
+        );
+        left = left.filter((r) => alive.has(r.link_id));
+      }
+    }
   }
 
   function nonZero(rows: Row[]): Row[] {
@@ -373,6 +412,7 @@ describe('Statistics', () => {
           { dimension: 'country_code', firstDay: day, lastDay: day },
           25,
           0,
+          Infinity,
         ),
         // 2026-01-01 to 2026-03-10: January and February whole (months), 1-10 March (days).
         userMonths: repo.dimensionQuery(
@@ -380,12 +420,14 @@ describe('Statistics', () => {
           { dimension: 'referrer_host', firstDay: yearStart, lastDay: day },
           25,
           0,
+          Infinity,
         ),
         projectMonths: repo.dimensionQuery(
           byProject,
           { dimension: 'city_name', firstDay: yearStart, lastDay: day, value1: 'GB' },
           25,
           0,
+          Infinity,
         ),
       };
       // Tiny tables make a sequential scan cheapest on PostgreSQL: plans are read with it off, on
@@ -573,7 +615,6 @@ describe('Statistics', () => {
           ),
         );
       }
-      const visits = t.app.get(VisitWriter);
       const batch = (links: number[], round: number): NewVisit[] =>
         links.flatMap((link, i) =>
           Array.from({ length: 20 }, (_, j) => ({
@@ -595,30 +636,7 @@ describe('Statistics', () => {
             visitor_hash: '0'.repeat(32),
           })),
         );
-      // Like the recorder: a batch that meets a link deleted meanwhile fails as data, and its
-      // visits are written again without the links deleted by then (the other delete of the round
-      // may still land in between, hence a few tries).
-      const write = async (rows: NewVisit[]): Promise<void> => {
-        let left = rows;
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            await visits.recordBatch(left);
-            return;
-          } catch (error) {
-            if (attempt === 5) {
-              throw error;
-            }
-            const alive = new Set(
-              (
-                await t.dataSource.query<Array<{ id: number }>>(
-                  `SELECT "id" FROM "links" WHERE "user_id" = ${Number(user.id)}`,
-                )
-              ).map((r) => Number(r.id)),
-            );
-            left = left.filter((r) => alive.has(r.link_id));
-          }
-        }
-      };
+      const write = (rows: NewVisit[]) => writeRetrying(user, rows);
       let alive = [...ids];
       for (let round = 0; round < 5; round += 1) {
         const doomed = alive.slice(0, 2);
@@ -661,6 +679,174 @@ describe('Statistics', () => {
       const accountDays = await data('/?granularity=day', user);
       const linkDays = await Promise.all(alive.map((id) => data(`/${id}?granularity=day`, user)));
       expect(visitors(accountDays)).toBe(linkDays.reduce((n, rows) => n + visitors(rows), 0));
+    });
+  });
+
+  describe('closed months', () => {
+    const FEBRUARY_2026 = 673;
+    const MARCH_2026 = 674;
+    const p = (n: number): string => (currentTestDb() === 'postgres' ? `$${n}` : '?');
+    const setMark = (month: number) =>
+      t.dataSource.query(`UPDATE "stats_closed_months" SET "months_closed_through" = ${p(1)}`, [
+        month,
+      ]);
+    const userMonthRows = (userId: number, month: number) =>
+      t.dataSource.query<Row[]>(
+        `SELECT "dimension", "value1", "value2", "value3", "pageviews" FROM "stats_user_dimension_months"
+          WHERE "user_id" = ${p(1)} AND "month" = ${p(2)} AND "pageviews" <> 0
+          ORDER BY "dimension", "value1", "value2", "value3"`,
+        [userId, month],
+      );
+    /** The user's day rows of March 2026, summed per value: what its month rows must hold. */
+    const marchFromDays = (userId: number) =>
+      t.dataSource.query<Row[]>(
+        `SELECT "dimension", "value1", "value2", "value3", SUM("pageviews") AS "pageviews"
+          FROM "stats_user_dimensions" WHERE "user_id" = ${p(1)} AND "day" >= ${p(2)} AND "day" <= ${p(3)}
+          GROUP BY "dimension", "value1", "value2", "value3" HAVING SUM("pageviews") <> 0
+          ORDER BY "dimension", "value1", "value2", "value3"`,
+        [userId, Date.UTC(2026, 2, 1) / 86_400_000, Date.UTC(2026, 2, 31) / 86_400_000],
+      );
+    const numbers = (rows: Row[]): Row[] =>
+      rows.map((r) => ({ ...r, pageviews: Number(r.pageviews) }));
+
+    afterAll(async () => {
+      // As after the migration: every month a visit can be in so far is closed again.
+      await t.dataSource.transaction(async (em) => {
+        for (let m = await monthsClosedThrough(em); m < latestMonth(Date.now()); m += 1) {
+          expect(await closeMonth(em, m + 1)).toBe(true);
+        }
+      });
+    });
+
+    it('reads open months from the day rows and closes them into their sums', async () => {
+      const user = await t.createUser();
+      const link = await create(
+        '/v1/links',
+        { location_url: 'https://example.com/c', url: 'st-cm-a' },
+        user,
+      );
+      const other = await create(
+        '/v1/links',
+        { location_url: 'https://example.com/c', url: 'st-cm-b' },
+        user,
+      );
+      await setMark(FEBRUARY_2026);
+      await record(link, ['2026-03-05T10:00:00Z', '2026-03-20T10:00:00Z', '2026-04-02T10:00:00Z']);
+      await record(other, ['2026-03-31T23:00:00Z', '2026-02-10T10:00:00Z']);
+      // Open months get day rows only; February, closed, gets its month rows as before.
+      expect(await userMonthRows(user.id, MARCH_2026)).toEqual([]);
+      expect(numbers(await userMonthRows(user.id, FEBRUARY_2026))).toContainEqual({
+        dimension: 'country_code',
+        value1: 'DE',
+        value2: '',
+        value3: '',
+        pageviews: 1,
+      });
+      const queries = [
+        '/?type=country_code&start_date=2026-01-01&end_date=2026-12-31',
+        '/?type=city_name&start_date=2026-03-01&end_date=2026-03-31',
+        `/${link}?type=os_name&start_date=2026-03-01&end_date=2026-04-30`,
+      ];
+      const read = () => Promise.all(queries.map((q) => data(q, user)));
+      const before = await read();
+      expect(before.map((rows) => rows.map((r) => r.pageviews))).toEqual([[5], [3], [3]]);
+
+      // 15 April: March has ended everywhere, April has not.
+      at('2026-04-15T00:00:00Z');
+      expect(await t.app.get(StatisticsMonthsJob).closeEnded()).toBe(1);
+      jest.useRealTimers();
+      expect(await monthsClosedThrough(t.dataSource.manager)).toBe(MARCH_2026);
+      const march = numbers(await userMonthRows(user.id, MARCH_2026));
+      expect(march).toEqual(numbers(await marchFromDays(user.id)));
+      expect(march).toContainEqual({
+        dimension: 'country_code',
+        value1: 'DE',
+        value2: '',
+        value3: '',
+        pageviews: 3,
+      });
+      expect(await read()).toEqual(before);
+
+      // A late visit of March, after the close, adds to its month rows too.
+      await record(link, ['2026-03-06T10:00:00Z']);
+      expect(numbers(await userMonthRows(user.id, MARCH_2026))).toEqual(
+        numbers(await marchFromDays(user.id)),
+      );
+      expect((await read()).map((rows) => rows.map((r) => r.pageviews))).toEqual([[6], [4], [4]]);
+
+      // Deleting a link takes it out of the closed month's account rows as well.
+      const gone = await t.http.delete(`/v1/links/${other}`).set('Authorization', user.auth);
+      expect(gone.status).toBe(200);
+      expect(numbers(await userMonthRows(user.id, MARCH_2026))).toEqual(
+        numbers(await marchFromDays(user.id)),
+      );
+      expect((await read()).map((rows) => rows.map((r) => r.pageviews))).toEqual([[4], [3], [4]]);
+
+      // Closing is done once: a second run, or a closed month, changes nothing.
+      at('2026-04-15T00:00:00Z');
+      expect(await t.app.get(StatisticsMonthsJob).closeEnded()).toBe(0);
+      jest.useRealTimers();
+      expect(await t.dataSource.transaction((em) => closeMonth(em, MARCH_2026))).toBe(false);
+    });
+
+    it('closes a month while its visits are written and its links deleted, to the exact sums', async () => {
+      const user = await t.createUser();
+      const links: number[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        links.push(
+          await create(
+            '/v1/links',
+            { location_url: 'https://example.com/c', url: `st-cm-race-${i}` },
+            user,
+          ),
+        );
+      }
+      await setMark(FEBRUARY_2026);
+      const march = (round: number, ids: number[]): NewVisit[] =>
+        ids.flatMap((id, i) =>
+          visitRows(
+            id,
+            Array.from(
+              { length: 15 },
+              (_, j) => `2026-03-${String(1 + ((i + j + round) % 31)).padStart(2, '0')}T12:00:00Z`,
+            ),
+          ),
+        );
+      await writeRetrying(user, march(0, links));
+      const results = await Promise.all([
+        writeRetrying(user, march(1, links)),
+        t.http
+          .delete(`/v1/links/${links[0]}`)
+          .set('Authorization', user.auth)
+          .then((r) => r.status),
+        t.dataSource.transaction((em) => closeMonth(em, MARCH_2026)),
+        writeRetrying(user, march(2, links.slice(2))),
+        t.http
+          .delete(`/v1/links/${links[1]}`)
+          .set('Authorization', user.auth)
+          .then((r) => r.status),
+        writeRetrying(user, march(3, links.slice(3))),
+      ]);
+      expect(results).toEqual([undefined, 200, true, undefined, 200, undefined]);
+      const month = numbers(await userMonthRows(user.id, MARCH_2026));
+      expect(month).toEqual(numbers(await marchFromDays(user.id)));
+      // 15 visits of each link a round: rounds 0 and 1 of the 4 links kept, round 2 of those 4
+      // (links 2 to 5), round 3 of links 3 to 5.
+      expect(month.find((r) => r.dimension === 'country_code')?.pageviews).toBe(
+        15 * (4 + 4 + 4 + 3),
+      );
+      const linkMonths = await t.dataSource.query<Row[]>(
+        `SELECT "link_id", SUM("pageviews") AS "pageviews" FROM "stats_link_dimension_months"
+          WHERE "month" = ${p(1)} AND "dimension" = 'country_code' AND "link_id" IN (${links.map((id) => Number(id)).join(', ')})
+          GROUP BY "link_id" ORDER BY "link_id"`,
+        [MARCH_2026],
+      );
+      expect(numbers(linkMonths).map((r) => [Number(r.link_id), r.pageviews])).toEqual([
+        [links[2], 45],
+        [links[3], 60],
+        [links[4], 60],
+        [links[5], 60],
+      ]);
     });
   });
 

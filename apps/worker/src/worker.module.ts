@@ -10,6 +10,7 @@ import { AccountLogsRetentionJob } from './jobs/account-logs-retention.job';
 import { DomainReverificationJob } from './jobs/domain-reverification.job';
 import { LinkExpiryJob } from './jobs/link-expiry.job';
 import { SiteSweepJob } from './jobs/site-sweep.job';
+import { StatisticsMonthsJob } from './jobs/statistics-months.job';
 import { VisitsRetentionJob } from './jobs/visits-retention.job';
 
 const JOB_CLASSES = [
@@ -18,6 +19,7 @@ const JOB_CLASSES = [
   LinkExpiryJob,
   DomainReverificationJob,
   AccountLogsRetentionJob,
+  StatisticsMonthsJob,
 ];
 
 /**

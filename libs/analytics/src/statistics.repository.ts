@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { type Dimension, firstDayOfMonth, monthOfDay } from '@app/database';
+import { type Dimension, firstDayOfMonth, monthOfDay, monthsClosedThrough } from '@app/database';
 
 /** Whose statistics: an account as a whole, or some of its links (one, or a project's). */
 export type StatsScope =
@@ -148,8 +148,13 @@ export class StatisticsRepository {
    * The rows of a breakdown: whole months from the month tables, the days before and after them
    * from the day tables, added up per value.
    */
-  private dimensionFrom(sql: Sql, scope: StatsScope, filter: DimensionFilter): string {
-    const { days, months } = splitByMonths(filter.firstDay, filter.lastDay);
+  private dimensionFrom(
+    sql: Sql,
+    scope: StatsScope,
+    filter: DimensionFilter,
+    monthsClosedThrough: number,
+  ): string {
+    const { days, months } = splitByMonths(filter.firstDay, filter.lastDay, monthsClosedThrough);
     const part = (
       table: 'dimensions' | 'dimension_months',
       first: number,
@@ -186,9 +191,10 @@ export class StatisticsRepository {
     filter: DimensionFilter,
     limit: number,
     offset: number,
+    monthsClosedThrough: number,
   ): BuiltQuery {
     const sql = new Sql(this.postgres);
-    const from = this.dimensionFrom(sql, scope, filter);
+    const from = this.dimensionFrom(sql, scope, filter, monthsClosedThrough);
     const collate = this.postgres ? ' COLLATE "C"' : '';
     return {
       sql: `SELECT "value1", "value2", "value3", SUM("pageviews") AS "pageviews" ${from}
@@ -204,10 +210,14 @@ export class StatisticsRepository {
     limit: number,
     offset: number,
   ): Promise<{ rows: DimensionTotal[]; total: number }> {
+    // One mark for both queries; an older one than the database's only means more day rows.
+    const closed = await monthsClosedThrough(this.dataSource.manager);
     const count = new Sql(this.postgres);
-    const countFrom = this.dimensionFrom(count, scope, filter);
+    const countFrom = this.dimensionFrom(count, scope, filter, closed);
     const [rows, totals] = await Promise.all([
-      this.run<Array<Record<string, unknown>>>(this.dimensionQuery(scope, filter, limit, offset)),
+      this.run<Array<Record<string, unknown>>>(
+        this.dimensionQuery(scope, filter, limit, offset, closed),
+      ),
       this.run<Array<{ total: unknown }>>({
         sql: `SELECT COUNT(*) AS "total" FROM (SELECT 1 AS "one" ${countFrom}) "groups"`,
         parameters: count.parameters,
@@ -251,15 +261,22 @@ export class StatisticsRepository {
   }
 }
 
-/** Days [first, last] as the whole months inside them and the day ranges around those. */
+/**
+ * Days [first, last] as the whole months inside them, up to the last closed month (whose month rows
+ * are complete: closed-months.ts), and the day ranges around those.
+ */
 export function splitByMonths(
   firstDay: number,
   lastDay: number,
+  monthsClosedThrough: number,
 ): { days: Array<[number, number]>; months: [number, number] | null } {
   const firstMonth = monthOfDay(firstDay);
   const lastMonth = monthOfDay(lastDay);
   const fullFirst = firstDayOfMonth(firstMonth) === firstDay ? firstMonth : firstMonth + 1;
-  const fullLast = firstDayOfMonth(lastMonth + 1) - 1 === lastDay ? lastMonth : lastMonth - 1;
+  const fullLast = Math.min(
+    monthsClosedThrough,
+    firstDayOfMonth(lastMonth + 1) - 1 === lastDay ? lastMonth : lastMonth - 1,
+  );
   if (fullFirst > fullLast) {
     return { days: [[firstDay, lastDay]], months: null };
   }

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config/app-config';
 // Each from its own file, not the libraries' indexes: this runs in the visit writer thread, which
 // should load the database code it uses and not the whole API with it (about 40 MB less).
 import { DateTimeTexts, sqliteConnection } from '@app/database/db-values';
+import { monthsClosedThrough, SELECT_MARK } from '@app/database/rollups/closed-months';
 import { sqliteRollupWriter, writeRollupsPostgres } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
 import {
@@ -13,6 +14,7 @@ import {
   VISIT_COLUMNS,
 } from '@app/database/rollups/visit-columns';
 import type { SqliteWriteLock } from '@app/database/sqlite-write-lock';
+import { holdClosedMonths } from '@app/database/statistics/stat-tables';
 import {
   belowClicksLimit,
   crossedClicksLimit,
@@ -166,6 +168,7 @@ export class VisitWriter {
       `UPDATE "links" SET "clicks" = "clicks" + ? WHERE "id" = ? ${CLICKS_RETURNING}`,
     );
     const rollups = sqliteRollupWriter(db);
+    const closedMonths = db.prepare(SELECT_MARK).pluck();
     const write = db.transaction((batch: NewVisit[], touched: LinkAddress[]) => {
       const times = new DateTimeTexts();
       const owners = new Map<number, LinkOwner>();
@@ -189,8 +192,10 @@ export class VisitWriter {
           insert.run(VISIT_COLUMNS.map((c) => dbParam(visit[c], false, times)));
         }
       }
+      // Read in this transaction, which holds the write lock: no month closes meanwhile.
+      const monthsClosedThrough = (closedMonths.get() as number | undefined) ?? -Infinity;
       // Unsorted: this is the only transaction writing (see rollUp).
-      rollups.write(rollUp(batch, owners, false));
+      rollups.write(rollUp(batch, owners, monthsClosedThrough, false));
       return { written, reached: limited.length };
     });
     this.sqlite = { db, write };
@@ -203,7 +208,10 @@ export class VisitWriter {
     touched: LinkAddress[],
   ): Promise<WrittenBatch> {
     const counts = countByLink(visits);
-    // The links' rows are locked first, in id order, so that concurrent writers (several
+    // Before any link is locked (see holdClosedMonths): no month closes until this commits.
+    await holdClosedMonths(em);
+    const closedThrough = await monthsClosedThrough(em);
+    // The links' rows are locked next, in id order, so that concurrent writers (several
     // instances) take the locks in the same order and never deadlock.
     const rows: OwnerRow[] = await em.query(
       `${OWNER_SELECT} WHERE l."id" = ANY($1::int[]) ORDER BY l."id" FOR UPDATE OF l`,
@@ -244,7 +252,7 @@ export class VisitWriter {
         touched.push(address(after));
     }
     await raiseClicksLimitPostgres(em, limited, this.config.appUrl, new Date());
-    await writeRollupsPostgres(em, rollUp(kept, owners));
+    await writeRollupsPostgres(em, rollUp(kept, owners, closedThrough));
     return { written: kept.length, limitedLinks: touched, limitsReached: limited.length };
   }
 }

@@ -14,6 +14,7 @@ import { QrCodeEntity } from './qr-codes/qr-code.entity';
 import { SignatureEntity } from './signatures/signature.entity';
 import { SplashPageEntity } from './splash-pages/splash-page.entity';
 import {
+  ClosedMonthsEntity,
   LinkDimensionMonthStatEntity,
   LinkDimensionStatEntity,
   LinkQuarterStatEntity,
@@ -43,6 +44,7 @@ export const ENTITIES = [
   UserDimensionStatEntity,
   LinkDimensionMonthStatEntity,
   UserDimensionMonthStatEntity,
+  ClosedMonthsEntity,
   SignatureEntity,
   NotificationHandlerEntity,
   TeamEntity,

@@ -36,6 +36,7 @@ export * from './qr-codes/qr-codes.repository';
 export * from './run-migrations';
 export * from './signatures/signature.entity';
 export * from './sqlite-write-lock';
+export * from './rollups/closed-months';
 export * from './rollups/rollups';
 export * from './rollups/rollup-writer';
 export * from './rollups/visit-columns';

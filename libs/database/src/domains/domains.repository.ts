@@ -6,6 +6,7 @@ import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { LinkEntity } from '../links/link.entity';
 import { IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { RowReader } from '../row-reader';
+import { holdClosedMonths } from '../statistics/stat-tables';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { DomainEntity } from './domain.entity';
 
@@ -56,6 +57,8 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
    */
   override async deleteOwned(ownerId: number, id: number): Promise<boolean> {
     return this.repo.manager.transaction(async (em) => {
+      // Before the links' row locks (see holdClosedMonths).
+      await holdClosedMonths(em);
       const domain = await em.findOneBy(DomainEntity, { id, user_id: ownerId });
       if (!domain) {
         return false;

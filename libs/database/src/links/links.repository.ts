@@ -7,6 +7,7 @@ import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { insertRow } from '../insert-row';
 import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { RowReader } from '../row-reader';
+import { holdClosedMonths } from '../statistics/stat-tables';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { LinkEntity } from './link.entity';
 
@@ -84,6 +85,8 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
    */
   override async deleteOwned(ownerId: number, id: number, events?: LinkEvents): Promise<boolean> {
     return this.repo.manager.transaction(async (em) => {
+      // Before the link's row lock (see holdClosedMonths).
+      await holdClosedMonths(em);
       const link = await em.findOne(LinkEntity, {
         where: { id, user_id: ownerId },
         ...(events ? {} : { select: { id: true } }),

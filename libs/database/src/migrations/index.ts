@@ -17,6 +17,7 @@ import { AccountLogs1764840000000 as PostgresAccountLogs } from './postgres/1764
 import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765100000000-api-key-scope';
 import { BioPages1765300000000 as PostgresBioPages } from './postgres/1765300000000-bio-pages';
 import { Billing1765400000000 as PostgresBilling } from './postgres/1765400000000-billing';
+import { ClosedMonths1765500000000 as PostgresClosedMonths } from './postgres/1765500000000-closed-months';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -36,6 +37,7 @@ import { AccountLogs1764840000000 as SqliteAccountLogs } from './sqlite/17648400
 import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/1765100000000-api-key-scope';
 import { BioPages1765300000000 as SqliteBioPages } from './sqlite/1765300000000-bio-pages';
 import { Billing1765400000000 as SqliteBilling } from './sqlite/1765400000000-billing';
+import { ClosedMonths1765500000000 as SqliteClosedMonths } from './sqlite/1765500000000-closed-months';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -58,6 +60,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteApiKeyScope,
   SqliteBioPages,
   SqliteBilling,
+  SqliteClosedMonths,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -79,4 +82,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresApiKeyScope,
   PostgresBioPages,
   PostgresBilling,
+  PostgresClosedMonths,
 ];

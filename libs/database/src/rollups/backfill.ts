@@ -34,7 +34,7 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
     }
     after = Number(rows[rows.length - 1].id);
     const visits = rows.map((r) => toVisit(r));
-    const rollups = { ...rollUp(visits, owners), linkMonths: [], userMonths: [] };
+    const rollups = rollUp(visits, owners, Number.NEGATIVE_INFINITY);
     if (sqlite) {
       sqlite.write(rollups);
     } else {

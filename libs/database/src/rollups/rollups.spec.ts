@@ -42,6 +42,7 @@ describe(rollUp.name, () => {
         visit({ link_id: 3 }), // deleted meanwhile: no owner
       ],
       BERLIN,
+      Infinity,
     );
     expect(rollups.linkQuarters).toEqual([
       { scope: 1, bucket: BUCKET, pageviews: 2, visitors: 1 },
@@ -67,6 +68,7 @@ describe(rollUp.name, () => {
         visit({ browser_language: null }),
       ],
       BERLIN,
+      Infinity,
     );
     const row = (dimension: string, value1: string, value2 = '', value3 = '', pageviews = 1) => ({
       scope: 1,
@@ -98,8 +100,40 @@ describe(rollUp.name, () => {
   });
 
   it('counts days in UTC for an unknown stored zone', () => {
-    const rollups = rollUp([visit({})], new Map([[1, { userId: 7, timeZone: 'Nowhere/Null' }]]));
+    const rollups = rollUp(
+      [visit({})],
+      new Map([[1, { userId: 7, timeZone: 'Nowhere/Null' }]]),
+      Infinity,
+    );
     expect(new Set(rollups.linkDimensions.map((r) => r.period))).toEqual(new Set([BERLIN_DAY - 1]));
+  });
+});
+
+describe('rollUp and closed months', () => {
+  it('adds month rows only for months up to the last closed one; day rows for every month', () => {
+    // 25 October and 2 November 2026 in Berlin: months 681 and 682.
+    const visits = [visit({}), visit({ datetime: new Date('2026-11-02T08:00:00Z') })];
+    const all = rollUp(visits, BERLIN, 682);
+    const october = rollUp(visits, BERLIN, 681);
+    const none = rollUp(visits, BERLIN, 680);
+    const periods = (rows: Array<{ period: number }>): number[] => [
+      ...new Set(rows.map((r) => r.period)),
+    ];
+    expect(periods(all.linkMonths)).toEqual([681, 682]);
+    expect(periods(october.linkMonths)).toEqual([681]);
+    expect(periods(october.userMonths)).toEqual([681]);
+    expect(october.linkMonths).toEqual(all.linkMonths.filter((r) => r.period === 681));
+    expect([none.linkMonths, none.userMonths]).toEqual([[], []]);
+    // The rest does not depend on the mark.
+    for (const rollups of [october, none]) {
+      expect([
+        rollups.linkQuarters,
+        rollups.userQuarters,
+        rollups.linkDimensions,
+        rollups.userDimensions,
+      ]).toEqual([all.linkQuarters, all.userQuarters, all.linkDimensions, all.userDimensions]);
+    }
+    expect(periods(all.linkDimensions)).toEqual([BERLIN_DAY, BERLIN_DAY + 8]);
   });
 });
 
@@ -112,8 +146,8 @@ describe('rollUp unsorted (for SQLite)', () => {
       visit({ datetime: new Date('2026-11-02T08:00:00Z'), browser_language: null }),
       visit({}),
     ];
-    const sorted = rollUp(visits, BERLIN);
-    const unsorted = rollUp(visits, BERLIN, false);
+    const sorted = rollUp(visits, BERLIN, Infinity);
+    const unsorted = rollUp(visits, BERLIN, Infinity, false);
     const key = (row: object): string => JSON.stringify(row);
     for (const table of Object.keys(sorted) as (keyof typeof sorted)[]) {
       expect([table, unsorted[table].map(key).sort()]).toEqual([

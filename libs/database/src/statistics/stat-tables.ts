@@ -1,7 +1,10 @@
+import type { EntityManager } from 'typeorm';
+
 /*
- * The roll-up tables (stat.entities.ts) as the SQL that writes and subtracts them names them. Shared
- * by the roll-up writers (rollups/) and the subtraction the link repositories run
- * (subtract-links.ts), which must lock rows in the writers' order; imports nothing.
+ * The roll-up tables (stat.entities.ts) as the SQL that writes and subtracts them names them, and
+ * the lock of their closed months. Shared by the roll-up writers (rollups/) and the subtraction the
+ * link repositories run (subtract-links.ts), which must lock rows in the writers' order; imports
+ * nothing but types.
  */
 
 export interface Table {
@@ -38,3 +41,18 @@ export const dimensionKey = (table: DimensionTable): string[] => [
   'value2',
   'value3',
 ];
+
+/** pg_advisory_xact_lock's key for the closed-months mark ("lkdm" as a 32-bit integer). */
+export const CLOSED_MONTHS_LOCK = 0x6c6b646d;
+
+/**
+ * PostgreSQL: holds the closed-months mark (rollups/closed-months.ts) shared until the transaction
+ * ends, so that no month closes meanwhile. The first statement of a transaction that adds to or
+ * subtracts from roll-up rows, before it locks any link (a close's inserts wait on links' keys).
+ * Nothing on SQLite, whose single writer serialises them.
+ */
+export async function holdClosedMonths(em: EntityManager): Promise<void> {
+  if (em.connection.options.type === 'postgres') {
+    await em.query('SELECT pg_advisory_xact_lock_shared($1)', [CLOSED_MONTHS_LOCK]);
+  }
+}

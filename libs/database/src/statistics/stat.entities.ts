@@ -1,4 +1,4 @@
-import { Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { CounterColumn } from '../counter-column';
 import { LinkEntity } from '../links/link.entity';
 import { UserEntity } from '../users/user.entity';
@@ -15,7 +15,8 @@ import { UserEntity } from '../users/user.entity';
  *   "none", so that the primary key can hold it.
  *
  * - Dimension months: the same per local month (months since January 1970), so that a long range
- *   reads a row per month and value instead of one per day.
+ *   reads a row per month and value instead of one per day. Complete up to the closed-months mark
+ *   (ClosedMonthsEntity below, rollups/closed-months.ts); later months are read from the days.
  *
  * Each comes per link and per user (the account-wide totals, so that an account's statistics cost
  * the same whatever its number of links). Deleting a link subtracts it from its user's rows.
@@ -169,4 +170,19 @@ export class UserDimensionMonthStatEntity {
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id' })
   user?: UserEntity;
+}
+
+/**
+ * How far the month tables are complete (closed-months.ts): one row (id 1). The visit writer adds
+ * to the month rows only of months up to `months_closed_through`; a later month is read from the
+ * day rows until StatisticsMonthsJob closes it, summing its day rows into month rows.
+ */
+@Entity('stats_closed_months')
+export class ClosedMonthsEntity {
+  @PrimaryColumn({ type: Number })
+  id!: number;
+
+  /** Months since January 1970. */
+  @Column({ type: Number })
+  months_closed_through!: number;
 }

@@ -1,0 +1,116 @@
+import type { EntityManager } from 'typeorm';
+// The time helpers' own file, not @app/common's index: the visit writer thread loads this.
+import { DAY_MS } from '@app/common/time/time-zone';
+import { CLOSED_MONTHS_LOCK } from '../statistics/stat-tables';
+import { MONTH_TABLES } from './month-rollups-migration';
+import { DIMENSIONS, firstDayOfMonth, monthOfDay } from './rollups';
+
+/*
+ * Closed months. The month tables (stats_*_dimension_months) hold, per month, the sum of the day
+ * rows (stats_*_dimensions) of that month, so that a long breakdown reads a row per month and
+ * value instead of one per day. Writing both on every visit flush cost about a fifth of the visit
+ * writer's time. Instead, a month's rows are written once, when the month is over:
+ *
+ * - `stats_closed_months.months_closed_through` (one row) is the last month whose month rows are
+ *   complete. The visit writer adds to month rows only for visits of a month at or before it (a
+ *   visit arriving late, after an outage); for later months it writes day rows only.
+ * - StatisticsMonthsJob closes the month after it once that month has ended in every time zone:
+ *   in one transaction it replaces the month's rows with the sums of its day rows and advances the
+ *   mark (closeMonth). Day rows are always written, so the sums are complete, and a visit written
+ *   after the close sees the new mark and adds to both.
+ * - Readers take whole months from the month tables only up to the mark, and every other day from
+ *   the day tables. The mark only grows, so a reader that read an older mark reads more day rows
+ *   for the same answer.
+ *
+ * On PostgreSQL the mark and the rows change together under an advisory lock: the visit writer
+ * and a link's deletion (which subtracts the link's rows from its account's) hold it shared, as
+ * their first statement, before they lock any link; closeMonth holds it exclusively. On SQLite
+ * the database's single writer already serialises them.
+ */
+
+export const CLOSED_MONTHS_TABLE = 'stats_closed_months';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** The furthest any zone is ahead of UTC (UTC+14) and behind it (UTC−12). */
+const MOST_AHEAD_MS = 14 * HOUR_MS;
+const MOST_BEHIND_MS = 12 * HOUR_MS;
+
+/** The latest month a visit at `nowMs` can be counted in, in any zone. */
+export function latestMonth(nowMs: number): number {
+  return monthOfDay(Math.floor((nowMs + MOST_AHEAD_MS) / DAY_MS));
+}
+
+/**
+ * The last month that had ended in every zone `marginMs` before `nowMs`: no visit counted at that
+ * time or later can fall in it.
+ */
+export function endedMonth(nowMs: number, marginMs: number): number {
+  return monthOfDay(Math.floor((nowMs - MOST_BEHIND_MS - marginMs) / DAY_MS)) - 1;
+}
+
+/** The statement that reads the mark (the SQLite visit writer prepares it on its connection). */
+export const SELECT_MARK = `SELECT "months_closed_through" FROM "${CLOSED_MONTHS_TABLE}" WHERE "id" = 1`;
+
+/** The last closed month (months since January 1970), or -Infinity when none is. */
+export async function monthsClosedThrough(em: EntityManager): Promise<number> {
+  const rows = await em.query<Array<{ months_closed_through: unknown }>>(SELECT_MARK);
+  return rows.length === 0 ? Number.NEGATIVE_INFINITY : Number(rows[0].months_closed_through);
+}
+
+/**
+ * Closes `month`, the month after the mark, in the caller's transaction: its month rows become the
+ * sums of its day rows and the mark moves to it. Returns false, changing nothing, when the mark is
+ * not the month before (another worker closed it meanwhile).
+ */
+export async function closeMonth(em: EntityManager, month: number): Promise<boolean> {
+  const postgres = em.connection.options.type === 'postgres';
+  const p = (n: number): string => (postgres ? `$${n}` : '?');
+  if (postgres) {
+    await em.query('SELECT pg_advisory_xact_lock($1)', [CLOSED_MONTHS_LOCK]);
+  }
+  // First on SQLite: a write, so the transaction holds the database's write lock from here on.
+  const moved = await em.query<unknown[]>(
+    `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = ${p(1)}
+      WHERE "id" = 1 AND "months_closed_through" = ${p(2)} RETURNING "id"`,
+    [month, month - 1],
+  );
+  // TypeORM gives PostgreSQL's UPDATE as [rows, count], SQLite's as the rows.
+  const rows = postgres ? (moved[0] as unknown[]) : moved;
+  if (rows.length === 0) {
+    return false;
+  }
+  const first = firstDayOfMonth(month);
+  const last = firstDayOfMonth(month + 1) - 1;
+  const dimensions = DIMENSIONS.map((d) => `'${d}'`).join(', ');
+  for (const table of MONTH_TABLES) {
+    const owners = table.scope === 'link_id' ? 'links' : 'users';
+    // Each link's (or user's) day rows of the month are found through the primary key (scope,
+    // dimension, day, ...): the work is the month's rows, not a scan of every day ever counted.
+    const monthDays = (firstDay: string, lastDay: string): string =>
+      `"${owners}" o CROSS JOIN "${table.days}" d
+        WHERE d."${table.scope}" = o."id" AND d."dimension" IN (${dimensions})
+        AND d."day" >= ${firstDay} AND d."day" <= ${lastDay}`;
+    if (postgres) {
+      // The rows written below check their link's or user's key: those locks are taken first, in
+      // id order, so that a deletion holding one waits for this transaction or this one for it,
+      // never both for each other.
+      await em.query(
+        `SELECT 1 FROM "${owners}" WHERE "id" IN (SELECT o."id" FROM ${monthDays('$1', '$2')})
+          ORDER BY "id" FOR KEY SHARE`,
+        [first, last],
+      );
+    }
+    const key = `"${table.scope}", "dimension", "month", "value1", "value2", "value3"`;
+    // Month rows a month can already have (written by an older version while it was open) are
+    // day rows' keys too: the sums replace them.
+    await em.query(
+      `INSERT INTO "${table.months}" (${key}, "pageviews")
+        SELECT d."${table.scope}", d."dimension", CAST(${p(1)} AS integer), d."value1", d."value2", d."value3", SUM(d."pageviews")
+        FROM ${monthDays(p(2), p(3))}
+        GROUP BY d."${table.scope}", d."dimension", d."value1", d."value2", d."value3"
+        ON CONFLICT (${key}) DO UPDATE SET "pageviews" = excluded."pageviews"`,
+      [month, first, last],
+    );
+  }
+  return true;
+}
