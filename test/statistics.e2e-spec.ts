@@ -74,6 +74,21 @@ describe('Statistics', () => {
     return (res.body as { data: { id: number } }).data.id;
   }
 
+  /** `count` links of `user`, aliased `${prefix}-0`, `${prefix}-1`, …; their ids in that order. */
+  async function createLinks(user: TestUser, count: number, prefix: string): Promise<number[]> {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i += 1) {
+      ids.push(
+        await create(
+          '/v1/links',
+          { location_url: 'https://example.com/r', url: `${prefix}-${i}` },
+          user,
+        ),
+      );
+    }
+    return ids;
+  }
+
   function visit(alias: string, ua: string, ip: string) {
     return t.http.get(`/${alias}`).set('User-Agent', ua).set('X-Forwarded-For', ip).redirects(0);
   }
@@ -605,16 +620,7 @@ describe('Statistics', () => {
   describe('deleting links while visits are written', () => {
     it('keeps the account totals equal to the sum of its remaining links', async () => {
       const user = await t.createUser();
-      const ids: number[] = [];
-      for (let i = 0; i < 12; i += 1) {
-        ids.push(
-          await create(
-            '/v1/links',
-            { location_url: 'https://example.com/r', url: `st-race-${i}` },
-            user,
-          ),
-        );
-      }
+      const ids = await createLinks(user, 12, 'st-race');
       const batch = (links: number[], round: number): NewVisit[] =>
         links.flatMap((link, i) =>
           Array.from({ length: 20 }, (_, j) => ({
@@ -791,16 +797,7 @@ describe('Statistics', () => {
 
     it('closes a month while its visits are written and its links deleted, to the exact sums', async () => {
       const user = await t.createUser();
-      const links: number[] = [];
-      for (let i = 0; i < 6; i += 1) {
-        links.push(
-          await create(
-            '/v1/links',
-            { location_url: 'https://example.com/c', url: `st-cm-race-${i}` },
-            user,
-          ),
-        );
-      }
+      const links = await createLinks(user, 6, 'st-cm-race');
       await setMark(FEBRUARY_2026);
       const march = (round: number, ids: number[]): NewVisit[] =>
         ids.flatMap((id, i) =>
