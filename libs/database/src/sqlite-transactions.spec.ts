@@ -93,6 +93,24 @@ describe(serializeSqliteTransactions.name, () => {
     expect(await texts()).toEqual(['inner', 'outer']);
   });
 
+  it('still recognises a nested transaction after an earlier one has ended and switched its context off', async () => {
+    ds = await open(true);
+    await ds.manager.transaction((em) => em.insert(NoteEntity, { text: 'first' }));
+    // Two at once: the context stays on until both have settled.
+    await Promise.all([
+      ds.manager.transaction((em) => em.insert(NoteEntity, { text: 'second' })),
+      ds.manager.transaction(async (em) => {
+        await pause(5);
+        await ds.manager.transaction((inner) => inner.insert(NoteEntity, { text: 'nested a' }));
+        await em.insert(NoteEntity, { text: 'third' });
+      }),
+    ]);
+    await ds.manager.transaction(async () => {
+      await ds.manager.transaction((inner) => inner.insert(NoteEntity, { text: 'nested b' }));
+    });
+    expect(await texts()).toEqual(['first', 'nested a', 'nested b', 'second', 'third']);
+  });
+
   it('keeps a repository save made while a transaction is open', async () => {
     ds = await open(true);
     const repo = ds.getRepository(NoteEntity);
