@@ -57,6 +57,13 @@ export async function monthsClosedThrough(em: EntityManager): Promise<number> {
   return rows.length === 0 ? Number.NEGATIVE_INFINITY : Number(rows[0].months_closed_through);
 }
 
+type MonthTable = (typeof MONTH_TABLES)[number];
+
+/** The table a month table's scope column refers to. */
+function ownersOf(table: MonthTable): 'links' | 'users' {
+  return table.scope === 'link_id' ? 'links' : 'users';
+}
+
 /**
  * Closes `month`, the month after the mark, in the caller's transaction: its month rows become the
  * sums of its day rows and the mark moves to it. Returns false, changing nothing, when the mark is
@@ -82,31 +89,34 @@ export async function closeMonth(em: EntityManager, month: number): Promise<bool
   const first = firstDayOfMonth(month);
   const last = firstDayOfMonth(month + 1) - 1;
   const dimensions = DIMENSIONS.map((d) => `'${d}'`).join(', ');
-  for (const table of MONTH_TABLES) {
-    const owners = table.scope === 'link_id' ? 'links' : 'users';
-    // Each link's (or user's) day rows of the month are found through the primary key (scope,
-    // dimension, day, ...): the work is the month's rows, not a scan of every day ever counted.
-    const monthDays = (firstDay: string, lastDay: string): string =>
-      `"${owners}" o CROSS JOIN "${table.days}" d
-        WHERE d."${table.scope}" = o."id" AND d."dimension" IN (${dimensions})
-        AND d."day" >= ${firstDay} AND d."day" <= ${lastDay}`;
-    if (postgres) {
-      // The rows written below check their link's or user's key: those locks are taken first, in
-      // id order, so that a deletion holding one waits for this transaction or this one for it,
-      // never both for each other.
+  // Each link's (or user's) day rows of the month are found through the primary key (scope,
+  // dimension, day, ...): the work is the month's rows, not a scan of every day ever counted.
+  const monthDays = (table: MonthTable, firstDay: string, lastDay: string): string =>
+    `"${ownersOf(table)}" o CROSS JOIN "${table.days}" d
+      WHERE d."${table.scope}" = o."id" AND d."dimension" IN (${dimensions})
+      AND d."day" >= ${firstDay} AND d."day" <= ${lastDay}`;
+  if (postgres) {
+    // The rows written below check their user's or link's key. Those locks are all taken before
+    // anything is written: users, then links, each in id order, the order in which deleting an
+    // account locks them. A deletion holding one makes this transaction wait before it holds any
+    // row the deletion needs; one that comes later waits for this transaction.
+    const users = MONTH_TABLES.filter((t) => t.scope === 'user_id');
+    for (const table of [...users, ...MONTH_TABLES.filter((t) => t.scope === 'link_id')]) {
       await em.query(
-        `SELECT 1 FROM "${owners}" WHERE "id" IN (SELECT o."id" FROM ${monthDays('$1', '$2')})
+        `SELECT 1 FROM "${ownersOf(table)}" WHERE "id" IN (SELECT o."id" FROM ${monthDays(table, '$1', '$2')})
           ORDER BY "id" FOR KEY SHARE`,
         [first, last],
       );
     }
+  }
+  for (const table of MONTH_TABLES) {
     const key = `"${table.scope}", "dimension", "month", "value1", "value2", "value3"`;
     // Month rows a month can already have (written by an older version while it was open) are
     // day rows' keys too: the sums replace them.
     await em.query(
       `INSERT INTO "${table.months}" (${key}, "pageviews")
         SELECT d."${table.scope}", d."dimension", CAST(${p(1)} AS integer), d."value1", d."value2", d."value3", SUM(d."pageviews")
-        FROM ${monthDays(p(2), p(3))}
+        FROM ${monthDays(table, p(2), p(3))}
         GROUP BY d."${table.scope}", d."dimension", d."value1", d."value2", d."value3"
         ON CONFLICT (${key}) DO UPDATE SET "pageviews" = excluded."pageviews"`,
       [month, first, last],
