@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '@app/common';
-import { closeMonth, endedMonth, monthsClosedThrough } from '@app/database';
+import { Clock, DAY_MS } from '@app/common';
+import { closeMonth, endedMonth, firstDayOfMonth, monthsClosedThrough } from '@app/database';
 import type { Job } from '../job';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -56,5 +56,5 @@ export class StatisticsMonthsJob implements Job {
 
 /** A month (months since January 1970) as YYYY-MM. */
 function monthText(month: number): string {
-  return `${1970 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}`;
+  return new Date(firstDayOfMonth(month) * DAY_MS).toISOString().slice(0, 7);
 }
