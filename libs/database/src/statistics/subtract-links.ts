@@ -36,9 +36,11 @@ async function lockUserRows(
 
 /**
  * Takes links' statistics out of their user's account-wide rows, before the links are deleted, in
- * the caller's transaction. On PostgreSQL the caller first locks the links' rows (rowLock), so
- * that a visit flush writing them finishes first and later ones find them gone. Driven by the links' own rows, so it costs what those links have.
- * Rows can be left at zero; readers skip them.
+ * the caller's transaction. On PostgreSQL the caller first holds the closed-months lock
+ * (holdClosedMonths, its first statement) and then locks the links' rows (rowLock), so that a
+ * month being closed and a visit flush writing them finish first and later ones find them gone.
+ * Driven by the links' own rows, so it costs what those links have. Rows can be left at zero;
+ * readers skip them.
  */
 export async function subtractLinksFromUser(
   em: EntityManager,
