@@ -123,5 +123,37 @@ describe(RowReader.name, () => {
         expect(prepared).toBeInstanceOf(QueryFailedError);
       }
     });
+
+    it('fails as em.query fails when a statement fails while it runs (a QueryFailedError)', async () => {
+      // Compiles, then fails on the row it reads: the text is not JSON.
+      const text = sql(
+        t.dataSource.options.type === 'postgres'
+          ? 'SELECT ("email")::json AS "j" FROM "users" WHERE "id" = ?'
+          : 'SELECT json_extract("email", \'$.a\') AS "j" FROM "users" WHERE "id" = ?',
+      );
+      const user = await t.createUser();
+      const direct = await t.dataSource.manager.query(text, [user.id]).catch((e: unknown) => e);
+      const prepared = await queryPrepared(t.dataSource.manager, text, [user.id]).catch(
+        (e: unknown) => e,
+      );
+      expect(prepared).toBeInstanceOf(QueryFailedError);
+      expect(direct).toBeInstanceOf(QueryFailedError);
+      expect((prepared as Error).message).toBe((direct as Error).message);
+      expect((prepared as QueryFailedError).query).toBe(text);
+      expect((prepared as QueryFailedError).parameters).toEqual([user.id]);
+    });
+
+    it('runs a statement that writes as em.query runs it', async () => {
+      const user = await t.createUser();
+      const text =
+        t.dataSource.options.type === 'postgres'
+          ? 'UPDATE "users" SET "name" = $1 WHERE "id" = $2'
+          : 'UPDATE "users" SET "name" = ? WHERE "id" = ?';
+      await queryPrepared(t.dataSource.manager, text, ['Renamed', user.id]);
+      const read = sql('SELECT "name" FROM "users" WHERE "id" = ?');
+      expect(await queryPrepared(t.dataSource.manager, read, [user.id])).toEqual([
+        { name: 'Renamed' },
+      ]);
+    });
   });
 });

@@ -12,24 +12,49 @@ interface PgPool {
 /** One statement name per SQL text, for the process's lifetime. */
 const names = new Map<string, string>();
 
+/** better-sqlite3's connection and statements, as far as they are used here. */
+interface SqliteStatement {
+  readonly reader: boolean;
+  all(...values: unknown[]): Array<Record<string, unknown>>;
+}
+interface SqliteConnection {
+  prepare(text: string): SqliteStatement;
+}
+
+/** The read statements of each SQLite connection, by SQL text (the texts are a fixed few). */
+const sqliteStatements = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
+
 /**
  * Runs a read whose SQL text never changes (the reads of nearly every API request). On PostgreSQL,
  * outside a transaction, it goes to the pool as a named prepared statement: each pooled connection
  * parses and plans it once, and then only executes it. GET /v1/user's usage query (ten counts)
- * took 540 µs a call unnamed and 256 µs prepared, most of it planning. In a transaction, and on
- * SQLite (whose driver caches its prepared statements itself), it is `em.query`.
+ * took 540 µs a call unnamed and 256 µs prepared, most of it planning. On SQLite, outside a
+ * transaction, the statement runs at once on the driver's one connection (where `em.query` runs
+ * it too, so it sees what that would see): TypeORM's path to the same statement (data source,
+ * entity manager, query runner, statement cache, logger and broadcaster) made about a dozen
+ * promises and cost more than SQLite's own work for these lookups by key. In a transaction it is
+ * `em.query`.
  *
  * Behind PgBouncer this needs session pooling, or PgBouncer 1.21 or later with
  * `max_prepared_statements` set (docs/scaling.md).
  */
-export async function queryPrepared(
+export function queryPrepared(
   em: EntityManager,
   text: string,
   values: readonly unknown[],
 ): Promise<Array<Record<string, unknown>>> {
-  if (em.connection.options.type !== 'postgres' || em.queryRunner !== undefined) {
-    return em.query(text, [...values]);
+  if (em.queryRunner === undefined) {
+    if (em.connection.options.type === 'better-sqlite3') return querySqlite(em, text, values);
+    if (em.connection.options.type === 'postgres') return queryPostgres(em, text, values);
   }
+  return em.query(text, [...values]);
+}
+
+async function queryPostgres(
+  em: EntityManager,
+  text: string,
+  values: readonly unknown[],
+): Promise<Array<Record<string, unknown>>> {
   let name = names.get(text);
   if (name === undefined) {
     name = `linkdock_${names.size + 1}`;
@@ -41,5 +66,37 @@ export async function queryPrepared(
   } catch (error) {
     // As em.query reports a failed statement, so that callers see the same error either way.
     throw new QueryFailedError(text, [...values], error as Error);
+  }
+}
+
+function querySqlite(
+  em: EntityManager,
+  text: string,
+  values: readonly unknown[],
+): Promise<Array<Record<string, unknown>>> {
+  const connection = (em.connection.driver as unknown as { databaseConnection: SqliteConnection })
+    .databaseConnection;
+  let statements = sqliteStatements.get(connection);
+  if (statements === undefined) {
+    statements = new Map();
+    sqliteStatements.set(connection, statements);
+  }
+  let statement = statements.get(text);
+  if (statement === undefined) {
+    try {
+      statement = connection.prepare(text);
+    } catch (error) {
+      // TypeORM's query runner lets a statement that does not compile fail with SQLite's own error.
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    // Reads only: anything else takes TypeORM's path (and the write lock, sqlite-transactions).
+    if (!statement.reader) return em.query(text, [...values]);
+    statements.set(text, statement);
+  }
+  try {
+    return Promise.resolve(statement.all(...values));
+  } catch (error) {
+    // As em.query reports a statement that failed to run, so that callers see the same error.
+    return Promise.reject(new QueryFailedError(text, [...values], error as Error));
   }
 }
