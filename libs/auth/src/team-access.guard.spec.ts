@@ -127,7 +127,7 @@ describe(TeamAccessGuard.name, () => {
   it('refuses a membership without the flag with 403 naming it', async () => {
     const { guard } = guardWith({ team: TEAM, member: membership({ access_create: true }) });
     const req: FakeRequest = { headers: { 'x-team-id': '5' }, user: MEMBER };
-    expect(await rejectionEntries(guard.canActivate(contextFor(req, P.remove)))).toEqual<
+    expect(await rejectionEntries(() => guard.canActivate(contextFor(req, P.remove)))).toEqual<
       ErrorEntry[]
     >([
       {
@@ -143,7 +143,7 @@ describe(TeamAccessGuard.name, () => {
   it('answers 404 when the caller is not an accepted member', async () => {
     const { guard } = guardWith(null);
     const req: FakeRequest = { headers: { 'x-team-id': '5' }, user: MEMBER };
-    expect(await rejectionEntries(guard.canActivate(contextFor(req, P.list)))).toEqual([
+    expect(await rejectionEntries(() => guard.canActivate(contextFor(req, P.list)))).toEqual([
       {
         status: 404,
         title: 'The team you are looking for does not exist.',
@@ -155,7 +155,7 @@ describe(TeamAccessGuard.name, () => {
   it('refuses team context on a route without @TeamAccess with 403, before any lookup', async () => {
     const { guard, members } = guardWith({ team: TEAM, member: membership({}) });
     const req: FakeRequest = { headers: { 'x-team-id': '5' }, user: MEMBER };
-    expect(await rejectionEntries(guard.canActivate(contextFor(req, P.teamsOnly)))).toEqual([
+    expect(await rejectionEntries(() => guard.canActivate(contextFor(req, P.teamsOnly)))).toEqual([
       {
         status: 403,
         title:
@@ -171,7 +171,7 @@ describe(TeamAccessGuard.name, () => {
     async (value) => {
       const { guard, members } = guardWith(null);
       const req: FakeRequest = { headers: { 'x-team-id': value }, user: MEMBER };
-      expect(await rejectionEntries(guard.canActivate(contextFor(req, P.list)))).toEqual([
+      expect(await rejectionEntries(() => guard.canActivate(contextFor(req, P.list)))).toEqual([
         {
           status: 400,
           title: 'The X-Team-Id header must be the id of a team (a positive whole number).',

@@ -32,7 +32,8 @@ export class RequestGuard implements CanActivate {
     }));
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Without a multipart body (nearly every request) the answer is known at once: no promise. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') {
       return true;
     }
@@ -46,7 +47,15 @@ export class RequestGuard implements CanActivate {
       rejectNul(req);
       return true;
     }
-    await this.multipart.parse(req, http.getResponse<Response>(), route.uploads);
+    return this.readMultipart(req, http.getResponse<Response>(), route.uploads);
+  }
+
+  private async readMultipart(
+    req: Request,
+    res: Response,
+    uploads: UploadsSpec | undefined,
+  ): Promise<boolean> {
+    await this.multipart.parse(req, res, uploads);
     rejectNul(req);
     return true;
   }
