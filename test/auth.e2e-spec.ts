@@ -41,6 +41,8 @@ describe('Authentication and GET /v1/user', () => {
     expect(JSON.stringify(res.body)).not.toContain(user.apiKey.slice(3));
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // A no-store answer is never revalidated: it carries no ETag.
+    expect(res.headers.etag).toBeUndefined();
   });
 
   it('refuses a request without the Authorization header', async () => {

@@ -44,6 +44,10 @@ export async function createApp(
   // Requests node's parser refuses never reach Express: answer them in the error shape here.
   app.getHttpServer().on('clientError', answerClientError);
   app.disable('x-powered-by');
+  // No ETag on JSON answers: every API response is `Cache-Control: no-store`, so no client keeps
+  // a copy to revalidate, and hashing each body cost about 1.5 % of a 25-link list's CPU.
+  // Files (static sites, uploads, signature assets) carry ETags of their own.
+  app.set('etag', false);
   app.use(httpLogger);
   const metrics = app.get(MetricsService);
   app.use(metrics.timeRequests);
