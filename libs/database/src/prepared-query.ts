@@ -69,7 +69,7 @@ async function queryPostgres(
   }
 }
 
-function querySqlite(
+async function querySqlite(
   em: EntityManager,
   text: string,
   values: readonly unknown[],
@@ -83,20 +83,16 @@ function querySqlite(
   }
   let statement = statements.get(text);
   if (statement === undefined) {
-    try {
-      statement = connection.prepare(text);
-    } catch (error) {
-      // TypeORM's query runner lets a statement that does not compile fail with SQLite's own error.
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    // A statement that does not compile fails with SQLite's own error, as in TypeORM's runner.
+    statement = connection.prepare(text);
     // Reads only: anything else takes TypeORM's path (and the write lock, sqlite-transactions).
     if (!statement.reader) return em.query(text, [...values]);
     statements.set(text, statement);
   }
   try {
-    return Promise.resolve(statement.all(...values));
+    return statement.all(...values);
   } catch (error) {
     // As em.query reports a statement that failed to run, so that callers see the same error.
-    return Promise.reject(new QueryFailedError(text, [...values], error as Error));
+    throw new QueryFailedError(text, [...values], error as Error);
   }
 }
