@@ -6,6 +6,8 @@ import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 import { usePostgresUtc } from './postgres-utc';
 import { serializeSqliteTransactions } from './sqlite-transactions';
+import { sqliteWriteLock } from './sqlite-write-lock';
+import { type SqliteConnection, WalCheckpointer } from './wal-checkpointer';
 
 /**
  * TypeORM options for either dialect. The schema only ever changes through migrations:
@@ -55,10 +57,28 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
  * without rebuilding tables for a name that changes nothing.
  */
 export class AppDataSource extends DataSource {
+  private checkpointer: WalCheckpointer | null = null;
+
   override async initialize(): Promise<this> {
     await super.initialize();
     serializeSqliteTransactions(this);
+    if (this.options.type === 'better-sqlite3') {
+      const connection = (this.driver as unknown as { databaseConnection: SqliteConnection })
+        .databaseConnection;
+      this.checkpointer = WalCheckpointer.start(
+        connection,
+        this.options.database,
+        sqliteWriteLock(this),
+      );
+    }
     return this;
+  }
+
+  override async destroy(): Promise<void> {
+    const checkpointer = this.checkpointer;
+    this.checkpointer = null;
+    await checkpointer?.stop();
+    await super.destroy();
   }
 
   protected override async buildMetadatas(): Promise<void> {

@@ -58,6 +58,19 @@ export class SqliteWriteLock {
     }
   }
 
+  /**
+   * Blocks until the lock is free and takes it, whether or not a transaction waits for it: for
+   * short work that must not be put off for as long as transactions keep coming (the WAL
+   * checkpointer's thread).
+   */
+  acquireWhenFree(): void {
+    for (;;) {
+      const held = Atomics.compareExchange(this.state, 0, FREE, WRITER);
+      if (held === FREE) return;
+      Atomics.wait(this.state, 0, held, 50);
+    }
+  }
+
   release(): void {
     Atomics.store(this.state, 0, FREE);
     Atomics.notify(this.state, 0);
