@@ -2,12 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '@app/config';
+import { sqliteConnection } from './db-values';
 import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 import { usePostgresUtc } from './postgres-utc';
 import { serializeSqliteTransactions } from './sqlite-transactions';
 import { sqliteWriteLock } from './sqlite-write-lock';
-import { type SqliteConnection, WalCheckpointer } from './wal-checkpointer';
+import { WalCheckpointer } from './wal-checkpointer';
 
 /**
  * TypeORM options for either dialect. The schema only ever changes through migrations:
@@ -62,9 +63,8 @@ export class AppDataSource extends DataSource {
   override async initialize(): Promise<this> {
     await super.initialize();
     serializeSqliteTransactions(this);
-    if (this.options.type === 'better-sqlite3') {
-      const connection = (this.driver as unknown as { databaseConnection: SqliteConnection })
-        .databaseConnection;
+    const connection = sqliteConnection(this);
+    if (connection !== null && this.options.type === 'better-sqlite3') {
       this.checkpointer = WalCheckpointer.start(
         connection,
         this.options.database,

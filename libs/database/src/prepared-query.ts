@@ -1,4 +1,5 @@
 import { type EntityManager, QueryFailedError } from 'typeorm';
+import { prepared, sqliteConnection } from './db-values';
 
 /** The pg pool under TypeORM's PostgreSQL driver, as far as it is used here. */
 interface PgPool {
@@ -11,18 +12,6 @@ interface PgPool {
 
 /** One statement name per SQL text, for the process's lifetime. */
 const names = new Map<string, string>();
-
-/** better-sqlite3's connection and statements, as far as they are used here. */
-interface SqliteStatement {
-  readonly reader: boolean;
-  all(...values: unknown[]): Array<Record<string, unknown>>;
-}
-interface SqliteConnection {
-  prepare(text: string): SqliteStatement;
-}
-
-/** The read statements of each SQLite connection, by SQL text (the texts are a fixed few). */
-const sqliteStatements = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
 
 /**
  * Runs a read whose SQL text never changes (the reads of nearly every API request). On PostgreSQL,
@@ -74,23 +63,14 @@ async function querySqlite(
   text: string,
   values: readonly unknown[],
 ): Promise<Array<Record<string, unknown>>> {
-  const connection = (em.connection.driver as unknown as { databaseConnection: SqliteConnection })
-    .databaseConnection;
-  let statements = sqliteStatements.get(connection);
-  if (statements === undefined) {
-    statements = new Map();
-    sqliteStatements.set(connection, statements);
-  }
-  let statement = statements.get(text);
-  if (statement === undefined) {
-    // A statement that does not compile fails with SQLite's own error, as in TypeORM's runner.
-    statement = connection.prepare(text);
-    // Reads only: anything else takes TypeORM's path (and the write lock, sqlite-transactions).
-    if (!statement.reader) return em.query(text, [...values]);
-    statements.set(text, statement);
-  }
+  const connection = sqliteConnection(em.connection);
+  if (connection === null) return em.query(text, [...values]);
+  // A statement that does not compile fails with SQLite's own error, as in TypeORM's runner.
+  const statement = prepared(connection, text);
+  // Reads only: anything else takes TypeORM's path (and the write lock, sqlite-transactions).
+  if (!statement.reader) return em.query(text, [...values]);
   try {
-    return statement.all(...values);
+    return statement.all(...values) as Array<Record<string, unknown>>;
   } catch (error) {
     // As em.query reports a statement that failed to run, so that callers see the same error.
     throw new QueryFailedError(text, [...values], error as Error);

@@ -13,9 +13,7 @@ export interface CheckpointerData {
 
 export type ToCheckpointer = { type: 'close' };
 export type FromCheckpointer =
-  | { type: 'ready' }
-  | { type: 'failed'; error: string }
-  | { type: 'log'; message: string };
+  { type: 'ready' } | { type: 'failed'; error: string } | { type: 'log'; message: string };
 
 /** better-sqlite3's connection, as far as it is used here. */
 export interface SqliteConnection {
