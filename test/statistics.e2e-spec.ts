@@ -795,6 +795,38 @@ describe('Statistics', () => {
       expect(await t.dataSource.transaction((em) => closeMonth(em, MARCH_2026))).toBe(false);
     });
 
+    it('serves requests between the statements of a close, which read the month right meanwhile', async () => {
+      const user = await t.createUser();
+      const links = await createLinks(user, 4, 'st-cm-turns');
+      await setMark(FEBRUARY_2026);
+      for (const [i, link] of links.entries()) {
+        await record(link, ['2026-03-02T10:00:00Z', `2026-03-1${i}T10:00:00Z`]);
+      }
+      const query = '/?type=country_code&start_date=2026-03-01&end_date=2026-03-31';
+      const before = await data(query, user);
+      expect(before.map((r) => r.pageviews)).toEqual([8]);
+      let closing = true;
+      // One link (or user) a statement: a close of many statements.
+      const close = t.dataSource
+        .transaction((em) => closeMonth(em, MARCH_2026, 1))
+        .finally(() => (closing = false));
+      const during: Row[][] = [];
+      while (closing) {
+        const rows = await data(query, user);
+        if (closing) during.push(rows);
+      }
+      expect(await close).toBe(true);
+      if (currentTestDb() === 'sqlite') {
+        // The close runs on the event loop there: requests were answered while it ran.
+        expect(during.length).toBeGreaterThan(0);
+      }
+      expect(during).toEqual(during.map(() => before));
+      expect(await data(query, user)).toEqual(before);
+      expect(numbers(await userMonthRows(user.id, MARCH_2026))).toEqual(
+        numbers(await marchFromDays(user.id)),
+      );
+    });
+
     it('closes a month while its visits are written and its links deleted, to the exact sums', async () => {
       const user = await t.createUser();
       const links = await createLinks(user, 6, 'st-cm-race');

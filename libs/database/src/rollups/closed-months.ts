@@ -25,7 +25,9 @@ import { DIMENSIONS, firstDayOfMonth, monthOfDay } from './rollups';
  * On PostgreSQL the mark and the rows change together under an advisory lock: the visit writer
  * and a link's deletion (which subtracts the link's rows from its account's) hold it shared, as
  * their first statement, before they lock any link; closeMonth holds it exclusively. On SQLite
- * the database's single writer already serialises them.
+ * the database's single writer already serialises them. There the statements of a close run on
+ * the event loop, so it sums a few hundred owners a statement and lets other requests be served
+ * between them; reads on that connection see the open transaction's rows, so the mark moves last.
  */
 
 export const CLOSED_MONTHS_TABLE = 'stats_closed_months';
@@ -65,62 +67,119 @@ function ownersOf(table: MonthTable): 'links' | 'users' {
 }
 
 /**
+ * On SQLite, how many links (or users), by id, one statement of a close sums. A month of 20,000
+ * links seen every day holds 1.8 million day rows: summed in one statement a table, that stopped
+ * every request and redirect for 0.7-0.9 s; 500 owners a statement, for 24 ms at most, and the
+ * close took no longer.
+ */
+export const SQLITE_CLOSE_OWNERS = 500;
+
+/**
  * Closes `month`, the month after the mark, in the caller's transaction: its month rows become the
  * sums of its day rows and the mark moves to it. Returns false, changing nothing, when the mark is
  * not the month before (another worker closed it meanwhile).
  */
-export async function closeMonth(em: EntityManager, month: number): Promise<boolean> {
-  const postgres = em.connection.options.type === 'postgres';
-  const p = (n: number): string => (postgres ? `$${n}` : '?');
-  if (postgres) {
-    await em.query('SELECT pg_advisory_xact_lock($1)', [CLOSED_MONTHS_LOCK]);
+export async function closeMonth(
+  em: EntityManager,
+  month: number,
+  sqliteOwners = SQLITE_CLOSE_OWNERS,
+): Promise<boolean> {
+  if (em.connection.options.type !== 'postgres') {
+    return closeMonthSqlite(em, month, sqliteOwners);
   }
-  // First on SQLite: a write, so the transaction holds the database's write lock from here on.
-  const moved = await em.query<unknown[]>(
-    `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = ${p(1)}
-      WHERE "id" = 1 AND "months_closed_through" = ${p(2)} RETURNING "id"`,
+  await em.query('SELECT pg_advisory_xact_lock($1)', [CLOSED_MONTHS_LOCK]);
+  const moved = await em.query<[unknown[], number]>(
+    `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = $1
+      WHERE "id" = 1 AND "months_closed_through" = $2 RETURNING "id"`,
     [month, month - 1],
   );
-  // TypeORM gives PostgreSQL's UPDATE as [rows, count], SQLite's as the rows.
-  const rows = postgres ? (moved[0] as unknown[]) : moved;
-  if (rows.length === 0) {
+  if (moved[0].length === 0) {
     return false;
   }
   const first = firstDayOfMonth(month);
   const last = firstDayOfMonth(month + 1) - 1;
-  const dimensions = DIMENSIONS.map((d) => `'${d}'`).join(', ');
-  // Each link's (or user's) day rows of the month are found through the primary key (scope,
-  // dimension, day, ...): the work is the month's rows, not a scan of every day ever counted.
-  const monthDays = (table: MonthTable, firstDay: string, lastDay: string): string =>
-    `"${ownersOf(table)}" o CROSS JOIN "${table.days}" d
-      WHERE d."${table.scope}" = o."id" AND d."dimension" IN (${dimensions})
-      AND d."day" >= ${firstDay} AND d."day" <= ${lastDay}`;
-  if (postgres) {
-    // The rows written below check their user's or link's key. Those locks are all taken before
-    // anything is written: users, then links, each in id order, the order in which deleting an
-    // account locks them. A deletion holding one makes this transaction wait before it holds any
-    // row the deletion needs; one that comes later waits for this transaction.
-    const users = MONTH_TABLES.filter((t) => t.scope === 'user_id');
-    for (const table of [...users, ...MONTH_TABLES.filter((t) => t.scope === 'link_id')]) {
-      await em.query(
-        `SELECT 1 FROM "${ownersOf(table)}" WHERE "id" IN (SELECT o."id" FROM ${monthDays(table, '$1', '$2')})
-          ORDER BY "id" FOR KEY SHARE`,
-        [first, last],
-      );
-    }
-  }
-  for (const table of MONTH_TABLES) {
-    const key = `"${table.scope}", "dimension", "month", "value1", "value2", "value3"`;
-    // Month rows a month can already have (written by an older version while it was open) are
-    // day rows' keys too: the sums replace them.
+  // The rows written below check their user's or link's key. Those locks are all taken before
+  // anything is written: users, then links, each in id order, the order in which deleting an
+  // account locks them. A deletion holding one makes this transaction wait before it holds any
+  // row the deletion needs; one that comes later waits for this transaction.
+  const users = MONTH_TABLES.filter((t) => t.scope === 'user_id');
+  for (const table of [...users, ...MONTH_TABLES.filter((t) => t.scope === 'link_id')]) {
     await em.query(
-      `INSERT INTO "${table.months}" (${key}, "pageviews")
-        SELECT d."${table.scope}", d."dimension", CAST(${p(1)} AS integer), d."value1", d."value2", d."value3", SUM(d."pageviews")
-        FROM ${monthDays(table, p(2), p(3))}
-        GROUP BY d."${table.scope}", d."dimension", d."value1", d."value2", d."value3"
-        ON CONFLICT (${key}) DO UPDATE SET "pageviews" = excluded."pageviews"`,
-      [month, first, last],
+      `SELECT 1 FROM "${ownersOf(table)}" WHERE "id" IN (SELECT o."id" FROM ${monthDays(table, '$1', '$2')})
+        ORDER BY "id" FOR KEY SHARE`,
+      [first, last],
     );
   }
+  for (const table of MONTH_TABLES) {
+    await em.query(sumInto(table, ['$1', '$2', '$3']), [month, first, last]);
+  }
   return true;
+}
+
+async function closeMonthSqlite(
+  em: EntityManager,
+  month: number,
+  owners: number,
+): Promise<boolean> {
+  // A write that changes nothing: the transaction holds the database's write lock from here on,
+  // and the mark is checked under it.
+  const checked = await em.query<unknown[]>(
+    `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = "months_closed_through"
+      WHERE "id" = 1 AND "months_closed_through" = ? RETURNING "id"`,
+    [month - 1],
+  );
+  if (checked.length === 0) {
+    return false;
+  }
+  const first = firstDayOfMonth(month);
+  const last = firstDayOfMonth(month + 1) - 1;
+  for (const table of MONTH_TABLES) {
+    const [ids] = await em.query<Array<{ low: number | null; high: number | null }>>(
+      `SELECT MIN("id") AS "low", MAX("id") AS "high" FROM "${ownersOf(table)}"`,
+    );
+    if (ids.low === null || ids.high === null) continue;
+    for (let low = ids.low; low <= ids.high; low += owners) {
+      await em.query(sumInto(table, ['?', '?', '?'], 'AND o."id" >= ? AND o."id" < ?'), [
+        month,
+        first,
+        last,
+        low,
+        low + owners,
+      ]);
+      // Other requests are served between two statements. Reads see the rows written so far but
+      // not yet the mark, so they still read this month from its day rows.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  await em.query(`UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = ? WHERE "id" = 1`, [
+    month,
+  ]);
+  return true;
+}
+
+const DIMENSION_LIST = DIMENSIONS.map((d) => `'${d}'`).join(', ');
+
+/**
+ * Each link's (or user's) day rows of the month, found through the primary key (scope, dimension,
+ * day, ...): the work is the month's rows, not a scan of every day ever counted.
+ */
+function monthDays(table: MonthTable, firstDay: string, lastDay: string): string {
+  return `"${ownersOf(table)}" o CROSS JOIN "${table.days}" d
+      WHERE d."${table.scope}" = o."id" AND d."dimension" IN (${DIMENSION_LIST})
+      AND d."day" >= ${firstDay} AND d."day" <= ${lastDay}`;
+}
+
+/**
+ * The statement that sets a month's rows to the sums of its day rows; parameters: the month, its
+ * first and last day (`params` their placeholders), then those of `owners`. Month rows a month
+ * can already have (written by an older version while it was open) are day rows' keys too: the
+ * sums replace them.
+ */
+function sumInto(table: MonthTable, params: [string, string, string], owners = ''): string {
+  const key = `"${table.scope}", "dimension", "month", "value1", "value2", "value3"`;
+  return `INSERT INTO "${table.months}" (${key}, "pageviews")
+        SELECT d."${table.scope}", d."dimension", CAST(${params[0]} AS integer), d."value1", d."value2", d."value3", SUM(d."pageviews")
+        FROM ${monthDays(table, params[1], params[2])} ${owners}
+        GROUP BY d."${table.scope}", d."dimension", d."value1", d."value2", d."value3"
+        ON CONFLICT (${key}) DO UPDATE SET "pageviews" = excluded."pageviews"`;
 }
