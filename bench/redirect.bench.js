@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench:redirect [-- --duration 10 --connections 50 --db sqlite|postgres] [--kill]
-//                         [--only single|mix] [--before path/to/main.js] [--cpu-prof DIR]
+//                         [--only single|mix|writes] [--before path/to/main.js] [--cpu-prof DIR]
 //
 // Measures redirects per second and p99 latency of the visitor edge against a raw node:http
 // server that does nothing but answer 302, in the same run, on the same machine (autocannon runs
@@ -13,7 +13,8 @@
 // moment the load ends instead, and prints how many redirects the client saw that left no visit:
 // the buffered visits of at most one flush window. On Linux it also prints where the CPU went
 // during the load: each server's main thread, Linkdock's visit writer thread, and the load
-// generator, which shares the machine.
+// generator, which shares the machine. Last, unless --only picks another case, redirects of one
+// link alone and then while POST /v1/links runs beside them (bench/writes-beside-case.js).
 'use strict';
 const { spawn, fork } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
@@ -271,8 +272,14 @@ async function runCase(mode) {
   console.log(
     `bench:redirect  ${connections} connections, ${duration} s per run, database ${db}, node ${process.version}`,
   );
-  for (const mode of cases) await runCase(mode);
+  for (const mode of cases.filter((c) => c !== 'writes')) await runCase(mode);
   if (!args.only) await require('./bio-page-case').runBioPageCase({ db, duration, connections });
+  if (!args.only || args.only === 'writes') {
+    await require('./writes-beside-case').runWritesBesideCase(
+      { db, duration, connections },
+      args.before ?? null,
+    );
+  }
 })().catch((error) => {
   console.error(error);
   process.exit(1);
