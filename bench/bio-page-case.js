@@ -4,11 +4,9 @@
 // with every view counted as a visit, next to a raw node:http server answering a fixed page of the
 // same size. After SIGTERM it checks that every counted view became a visit row.
 const { spawn, fork } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
-const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { createPostgresSchema, exitOf, summarize, waitForUrl } = require('./lib');
+const { benchServerEnv, exitOf, summarize, waitForUrl } = require('./lib');
 
 const root = join(__dirname, '..');
 const BROWSER_UA =
@@ -47,23 +45,7 @@ async function api(base, key, path, body) {
 
 async function bioPage(db, duration, connections) {
   const port = 3912;
-  const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-bio-'));
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ADMIN_EMAIL: 'bench@example.com',
-  };
-  let schema = null;
-  if (db === 'postgres') {
-    schema = await createPostgresSchema('benchbio');
-    env.DATABASE_URL = schema.url;
-    env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
-  }
+  const { env, dataDir, cleanUp } = await benchServerEnv({ port, db, prefix: 'benchbio' });
   const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -97,8 +79,7 @@ async function bioPage(db, duration, connections) {
   const shutdown = /Visits: (\d+) counted, (\d+) written, (\d+) not written/.exec(output);
   const counted = shutdown ? Number(shutdown[1]) : null;
   const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
-  if (schema) await schema.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await cleanUp();
   // The fetch that measured the page's size was a view too.
   return { result, bytes, counted, clientSaw: warm.ok + result.ok + 1, stored, exit };
 }

@@ -164,7 +164,42 @@ function threadCpu(pid, before, after, seconds) {
   return { main: percent(main), busiest: percent(busiest), others: percent(others) };
 }
 
+/**
+ * The environment of a Linkdock server started by a bench on `port`, with a fresh DATA_DIR, and
+ * on PostgreSQL a fresh schema (named from `prefix`), Redis and a SECRETS_KEY. `extra` is added
+ * to the environment. `cleanUp()` drops the schema and removes the directory.
+ */
+async function benchServerEnv({ port, db, prefix, extra = {} }) {
+  const { mkdtempSync, rmSync } = require('node:fs');
+  const { tmpdir } = require('node:os');
+  const { join } = require('node:path');
+  const dataDir = mkdtempSync(join(tmpdir(), `linkdock-${prefix}-`));
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ADMIN_EMAIL: 'bench@example.com',
+    ...extra,
+  };
+  let schema = null;
+  if (db === 'postgres') {
+    schema = await createPostgresSchema(prefix.replace(/[^a-z0-9_]/gi, '_'));
+    env.DATABASE_URL = schema.url;
+    env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
+  }
+  const cleanUp = async () => {
+    if (schema) await schema.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { env, dataDir, cleanUp };
+}
+
 module.exports = {
+  benchServerEnv,
   parseArgs,
   waitForUrl,
   createPostgresSchema,

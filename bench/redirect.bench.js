@@ -17,12 +17,11 @@
 // link alone and then while POST /v1/links runs beside them (bench/writes-beside-case.js).
 'use strict';
 const { spawn, fork } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
-const { tmpdir } = require('node:os');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const {
-  createPostgresSchema,
+  benchServerEnv,
   exitOf,
   parseArgs,
   summarize,
@@ -92,26 +91,16 @@ async function rawBaseline(mode) {
 
 async function linkdock(mode, main = null) {
   const port = 3902;
-  const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-'));
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ADMIN_EMAIL: 'bench@example.com',
-    // The mix's client addresses arrive in X-Forwarded-For from the load generator, a trusted proxy.
-    TRUSTED_PROXIES: '127.0.0.1',
-    METRICS_TOKEN: 'bench-metrics-token-0123',
-  };
-  let schema = null;
-  if (db === 'postgres') {
-    schema = await createPostgresSchema('bench');
-    env.DATABASE_URL = schema.url;
-    env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
-  }
+  const { env, dataDir, cleanUp } = await benchServerEnv({
+    port,
+    db,
+    prefix: 'bench',
+    extra: {
+      // The mix's client addresses arrive in X-Forwarded-For from the load generator, a trusted proxy.
+      TRUSTED_PROXIES: '127.0.0.1',
+      METRICS_TOKEN: 'bench-metrics-token-0123',
+    },
+  });
   const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
   const server = spawn(
     process.execPath,
@@ -173,8 +162,7 @@ async function linkdock(mode, main = null) {
   const counted = shutdown ? Number(shutdown[1]) : null;
   const clientSaw = warm.ok + result.ok;
   const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
-  if (schema) await schema.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await cleanUp();
   return { result, counted, clientSaw, stored, exit, rss, backlog, stopMs, cpu };
 }
 

@@ -4,11 +4,8 @@
 // to the same build's redirects with nothing beside them, in the same run. Whatever the API's
 // writes do on the event loop (a transaction's statements, SQLite's checkpoints) holds redirects
 // up: the ratio says how much of the edge is left while an import or a dashboard writes.
-const { mkdtempSync, rmSync } = require('node:fs');
-const { tmpdir } = require('node:os');
-const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { createPostgresSchema, startBuiltApi, summarize } = require('./lib');
+const { benchServerEnv, startBuiltApi, summarize } = require('./lib');
 
 const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -25,26 +22,15 @@ function run(options) {
 
 async function measure(name, main, { db, duration, connections }) {
   const port = 3921;
-  const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-writes-'));
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ADMIN_EMAIL: 'bench@example.com',
-    API_RATE_LIMIT: '1000000',
-  };
-  let schema = null;
-  if (db === 'postgres') {
-    schema = await createPostgresSchema('bench_writes');
-    env.DATABASE_URL = schema.url;
-    env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
-  }
-  const api = await startBuiltApi(env, port, main);
+  const { env, cleanUp } = await benchServerEnv({
+    port,
+    db,
+    prefix: 'bench-writes',
+    extra: { API_RATE_LIMIT: '1000000' },
+  });
+  let api = null;
   try {
+    api = await startBuiltApi(env, port, main);
     const auth = { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' };
     const created = await fetch(`${api.base}/v1/links`, {
       method: 'POST',
@@ -79,9 +65,8 @@ async function measure(name, main, { db, duration, connections }) {
       writes: summarize(writes, '2xx'),
     };
   } finally {
-    await api.stop();
-    if (schema) await schema.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await api?.stop();
+    await cleanUp();
   }
 }
 
