@@ -15,11 +15,11 @@
 // another tenant can take a core for seconds. Numbers only: nothing is asserted on timing.
 'use strict';
 const { fork } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { createPostgresSchema, parseArgs, startBuiltApi, summarize } = require('./lib');
+const { benchServerEnv, parseArgs, startBuiltApi, summarize } = require('./lib');
 
 const args = parseArgs(process.argv.slice(2));
 const db = args.db ?? 'sqlite';
@@ -120,32 +120,19 @@ async function startBaseline(script, port) {
 
 /** Starts a Linkdock build on a fresh database, seeds 25 links and checks every measured request. */
 async function startLinkdock(main, port) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-api-'));
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: args['log-level'] ?? 'info',
-    ADMIN_EMAIL: 'bench@example.com',
-    API_RATE_LIMIT: '1000000',
-  };
-  let schema = null;
-  if (db === 'postgres') {
-    schema = await createPostgresSchema(`bench_api_${port}`);
-    env.DATABASE_URL = schema.url;
-    env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
-  }
+  const { env, cleanUp } = await benchServerEnv({
+    port,
+    db,
+    prefix: `bench_api_${port}`,
+    extra: { LOG_LEVEL: args['log-level'] ?? 'info', API_RATE_LIMIT: '1000000' },
+  });
   const nodeArgs = args['cpu-prof']
     ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof'] === true ? tmpdir() : args['cpu-prof']}`]
     : [];
   const api = await startBuiltApi(env, port, main, nodeArgs);
   const stop = async () => {
     await api.stop();
-    if (schema) await schema.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
   };
   try {
     const bootRss = rssMb(api.server.pid);
