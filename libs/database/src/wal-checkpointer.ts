@@ -1,5 +1,6 @@
 import { isMainThread, Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
+import type BetterSqlite3 from 'better-sqlite3';
 import { builtThreadScript } from '@app/common/threads/built-script';
 import type { SqliteWriteLock } from './sqlite-write-lock';
 
@@ -14,11 +15,6 @@ export interface CheckpointerData {
 export type ToCheckpointer = { type: 'close' };
 export type FromCheckpointer =
   { type: 'ready' } | { type: 'failed'; error: string } | { type: 'log'; message: string };
-
-/** better-sqlite3's connection, as far as it is used here. */
-export interface SqliteConnection {
-  pragma(source: string): unknown;
-}
 
 /** How often the thread checkpoints: the log then holds about this long's writes. */
 export const CHECKPOINT_INTERVAL_MS = 100;
@@ -46,7 +42,7 @@ export class WalCheckpointer {
 
   private constructor(
     private readonly worker: Worker,
-    private readonly connection: SqliteConnection,
+    private readonly connection: BetterSqlite3.Database,
   ) {
     worker.on('message', (message: FromCheckpointer) => {
       if (message.type === 'ready') {
@@ -60,17 +56,19 @@ export class WalCheckpointer {
     worker.on('error', (error) => {
       this.logger.error(`The WAL checkpointer thread failed: ${String(error)}`);
     });
-    this.ended = new Promise((resolve) => worker.once('exit', () => resolve()));
-    worker.on('exit', () => {
-      // Back to checkpointing on commit, so that the log never grows without bound.
-      if (!this.closing) connection.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-    });
+    this.ended = new Promise((resolve) =>
+      worker.once('exit', () => {
+        // Back to checkpointing on commit, so that the log never grows without bound.
+        if (!this.closing) connection.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+        resolve();
+      }),
+    );
     worker.unref();
   }
 
   /** Starts the thread for the database file at `path`, or returns null (see above). */
   static start(
-    connection: SqliteConnection,
+    connection: BetterSqlite3.Database,
     path: string,
     lock: SqliteWriteLock,
     intervalMs = CHECKPOINT_INTERVAL_MS,
