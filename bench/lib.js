@@ -166,10 +166,11 @@ function threadCpu(pid, before, after, seconds) {
 
 /**
  * The environment of a Linkdock server started by a bench on `port`, with a fresh DATA_DIR, and
- * on PostgreSQL a fresh schema (named from `prefix`), Redis and a SECRETS_KEY. `extra` is added
- * to the environment. `cleanUp()` drops the schema and removes the directory.
+ * on PostgreSQL a fresh schema (named from `prefix`), Redis (unless `redis` is false) and a
+ * SECRETS_KEY. `extra` is added to the environment. `cleanUp()` drops the schema and removes the
+ * directory.
  */
-async function benchServerEnv({ port, db, prefix, extra = {} }) {
+async function benchServerEnv({ port, db, prefix, extra = {}, redis = true }) {
   const { mkdtempSync, rmSync } = require('node:fs');
   const { tmpdir } = require('node:os');
   const { join } = require('node:path');
@@ -188,7 +189,7 @@ async function benchServerEnv({ port, db, prefix, extra = {} }) {
   if (db === 'postgres') {
     schema = await createPostgresSchema(prefix.replace(/[^a-z0-9_]/gi, '_'));
     env.DATABASE_URL = schema.url;
-    env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    if (redis) env.REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
     env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
   }
   const cleanUp = async () => {

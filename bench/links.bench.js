@@ -9,10 +9,9 @@
 // create nothing). Numbers only: nothing here is asserted on timing.
 'use strict';
 const { spawnSync } = require('node:child_process');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
-const { tmpdir } = require('node:os');
+const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { createPostgresSchema, parseArgs, startBuiltApi } = require('./lib');
+const { benchServerEnv, parseArgs, startBuiltApi } = require('./lib');
 
 const root = join(__dirname, '..');
 const args = parseArgs(process.argv.slice(2));
@@ -98,23 +97,13 @@ function cli(env, argv) {
 
 async function main() {
   const port = 3903;
-  const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-links-'));
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL: 'bench@example.com',
-    API_RATE_LIMIT: '1000000',
-  };
-  let schema = null;
-  if (db === 'postgres') {
-    schema = await createPostgresSchema('bench_links');
-    env.DATABASE_URL = schema.url;
-    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
-  }
+  const { env, dataDir, cleanUp } = await benchServerEnv({
+    port,
+    db,
+    prefix: 'bench_links',
+    extra: { LOG_LEVEL: 'warn', API_RATE_LIMIT: '1000000' },
+    redis: false,
+  });
   const { base, key, stop } = await startBuiltApi(env, port);
   try {
     await singles(base, key); // warm-up
@@ -163,8 +152,7 @@ async function main() {
       `export links --csv    ${exported.result.exported} links in ${exported.seconds.toFixed(1)} s`,
     );
   }
-  if (schema) await schema.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await cleanUp();
 }
 
 main().catch((error) => {

@@ -10,10 +10,8 @@
 // Prints the query plans (EXPLAIN).
 'use strict';
 const { spawn } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
-const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { createPostgresSchema, parseArgs, waitForUrl } = require('./lib');
+const { benchServerEnv, parseArgs, waitForUrl } = require('./lib');
 
 const root = join(__dirname, '..');
 const args = parseArgs(process.argv.slice(2));
@@ -369,23 +367,13 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
     `bench:stats  database ${db}, ${TOTAL.toLocaleString('en')} visits over ${DAYS} days, ${LINKS} links, node ${process.version}`,
   );
   const port = 3903;
-  const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-stats-bench-'));
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL: 'bench@example.com',
-    API_RATE_LIMIT: '1000000',
-  };
-  let schema = null;
-  if (db === 'postgres') {
-    schema = await createPostgresSchema('bench_stats');
-    env.DATABASE_URL = schema.url;
-    env.SECRETS_KEY = require('node:crypto').randomBytes(32).toString('base64');
-  }
+  const { env, dataDir, cleanUp } = await benchServerEnv({
+    port,
+    db,
+    prefix: 'bench_stats',
+    extra: { LOG_LEVEL: 'warn', API_RATE_LIMIT: '1000000' },
+    redis: false,
+  });
   const base = `http://127.0.0.1:${port}`;
   try {
     // 1. An account with projects and links, made through the API.
@@ -586,8 +574,7 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
       `goal (p99 <= 50 ms for the four goal queries): ${worst <= 50 ? 'met' : 'NOT met'} (worst p99 ${worst.toFixed(1)} ms)`,
     );
   } finally {
-    if (schema) await schema.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
   }
 })().catch((error) => {
   console.error(error);
