@@ -510,6 +510,18 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
       results.push(await time(label, get(path), RUNS));
     }
     const health = await time('GET /health (HTTP floor)', get('/health'), RUNS);
+    // What a dashboard's reads cost everyone else: GET /health, one request at a time, while two
+    // clients read one-year statistics without pause. On SQLite a statement held the event loop.
+    let reading = true;
+    const readers = [
+      `/v1/statistics?type=country_code&${year}`,
+      `/v1/statistics?${year}&granularity=day`,
+    ].map(async (path) => {
+      while (reading) await get(path)();
+    });
+    const beside = await time('GET /health beside 2 statistics readers', get('/health'), RUNS);
+    reading = false;
+    await Promise.all(readers);
     const answer = async (path) => {
       const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -563,6 +575,7 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
     console.log('  more:');
     results.slice(goalQueries.length).forEach(line);
     line(health);
+    line(beside);
     console.log('  baseline (SQL over the raw visits, no HTTP):');
     baseline.forEach(line);
     console.log(

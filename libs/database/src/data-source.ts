@@ -6,6 +6,7 @@ import { sqliteConnection } from './db-values';
 import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 import { usePostgresUtc } from './postgres-utc';
+import { stopSqliteReader } from './sqlite-reader';
 import { serializeSqliteTransactions } from './sqlite-transactions';
 import { sqliteWriteLock } from './sqlite-write-lock';
 import { WalCheckpointer } from './wal-checkpointer';
@@ -77,6 +78,7 @@ export class AppDataSource extends DataSource {
   override async destroy(): Promise<void> {
     const checkpointer = this.checkpointer;
     this.checkpointer = null;
+    await stopSqliteReader(this);
     await checkpointer?.stop();
     await super.destroy();
   }

@@ -53,9 +53,14 @@ export function endedMonth(nowMs: number, marginMs: number): number {
 /** The statement that reads the mark (the SQLite visit writer prepares it on its connection). */
 export const SELECT_MARK = `SELECT "months_closed_through" FROM "${CLOSED_MONTHS_TABLE}" WHERE "id" = 1`;
 
-/** The last closed month (months since January 1970), or -Infinity when none is. */
-export async function monthsClosedThrough(em: EntityManager): Promise<number> {
-  const rows = await em.query<Array<{ months_closed_through: unknown }>>(SELECT_MARK);
+/**
+ * The last closed month (months since January 1970), or -Infinity when none is. `db` is an entity
+ * manager, or what reads the statistics (readCommitted).
+ */
+export async function monthsClosedThrough(db: {
+  query<T>(sql: string, parameters?: unknown[]): Promise<T>;
+}): Promise<number> {
+  const rows = await db.query<Array<{ months_closed_through: unknown }>>(SELECT_MARK);
   return rows.length === 0 ? Number.NEGATIVE_INFINITY : Number(rows[0].months_closed_through);
 }
 
