@@ -28,6 +28,9 @@ const writers = require(join(root, 'dist/libs/database/src/rollups/rollup-writer
 const { StatisticsRepository } = require(
   join(root, 'dist/libs/analytics/src/statistics.repository.js'),
 );
+const { monthsClosedThrough } = require(
+  join(root, 'dist/libs/database/src/rollups/closed-months.js'),
+);
 
 // ---------------------------------------------------------------- data
 
@@ -433,6 +436,8 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
       manager: { query },
     });
     const today = Math.floor(Date.now() / DAY_MS);
+    // The breakdowns take whole months up to the closed-months mark, as the API's do.
+    const closed = await monthsClosedThrough({ query });
     const userScope = { kind: 'user', userId: user.id };
     const explainOne = async (name, built) => {
       const plan = await repo.explain(built);
@@ -453,6 +458,7 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
         { dimension: 'country_code', firstDay: today - 29, lastDay: today },
         25,
         0,
+        closed,
       ),
     );
     await explainOne(
@@ -462,6 +468,7 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
         { dimension: 'referrer_host', firstDay: today - 364, lastDay: today },
         25,
         0,
+        closed,
       ),
     );
     await explainOne(
@@ -471,6 +478,7 @@ const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
         { dimension: 'referrer_host', firstDay: today - 29, lastDay: today },
         25,
         0,
+        closed,
       ),
     );
 
