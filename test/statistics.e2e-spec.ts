@@ -798,6 +798,16 @@ describe('Statistics', () => {
     it('serves requests between the statements of a close, which read the month right meanwhile', async () => {
       const user = await t.createUser();
       const links = await createLinks(user, 4, 'st-cm-turns');
+      // One link far up the id range: at one owner a statement, the close below then takes
+      // thousands of statements and turns of the event loop, enough for requests whose reads go
+      // through the SQLite reader thread to finish meanwhile even on a busy machine.
+      const [far] = await createLinks(user, 1, 'st-cm-far');
+      await t.dataSource.query(
+        currentTestDb() === 'postgres'
+          ? 'UPDATE "links" SET "id" = "id" + 5000 WHERE "id" = $1'
+          : 'UPDATE "links" SET "id" = "id" + 5000 WHERE "id" = ?',
+        [far],
+      );
       await setMark(FEBRUARY_2026);
       for (const [i, link] of links.entries()) {
         await record(link, ['2026-03-02T10:00:00Z', `2026-03-1${i}T10:00:00Z`]);
