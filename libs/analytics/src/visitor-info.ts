@@ -2,10 +2,10 @@ import { isIP } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { countries } from 'countries-list';
 import { isbot } from 'isbot';
-import { Reader } from 'maxmind';
 import { UAParser } from 'ua-parser-js';
 import { BoundedCache } from '@app/common/cache/bounded-cache';
 import { type GeoFiles, loadGeoFiles } from './geo-files';
+import { GeoTree } from './geo-tree';
 
 export interface DeviceInfo {
   os_name: string | null;
@@ -25,7 +25,7 @@ interface DbIpCity {
 }
 
 // DB-IP's lite files have a flat record shape of their own, not one of MaxMind's Response types.
-type GeoReader = Pick<Reader<never>, 'get'>;
+type GeoReader = Pick<GeoTree, 'get'>;
 
 const NO_GEO: GeoInfo = { continent_code: null, country_code: null, city_name: null };
 const CACHE_LIMIT = 10_000;
@@ -93,10 +93,8 @@ export class VisitorInfo {
     this.geoLoading ??= (async () => {
       const started = Date.now();
       const files = await this.geoFiles();
-      const reader = (bytes: SharedArrayBuffer): GeoReader =>
-        new Reader<never>(Buffer.from(bytes), {
-          cache: new BoundedCache<unknown, string | number>(CACHE_LIMIT),
-        });
+      const reader = (file: GeoFiles['v4']): GeoReader =>
+        new GeoTree(file, new BoundedCache<unknown, number>(CACHE_LIMIT));
       this.geoReaders = { v4: reader(files.v4), v6: reader(files.v6) };
       this.logger.log(`Loaded the DB-IP city database in ${Date.now() - started} ms`);
     })();
