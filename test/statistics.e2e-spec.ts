@@ -2,10 +2,12 @@ import { StatisticsRepository, VisitRecorder, VisitWriter } from '@app/analytics
 import { Clock } from '@app/common';
 import {
   closeMonth,
+  deleteLinkVisitsInChunks,
   latestMonth,
   monthsClosedThrough,
   revertLastMigration,
   runMigrations,
+  sqliteConnection,
   type NewVisit,
 } from '@app/database';
 import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
@@ -685,6 +687,72 @@ describe('Statistics', () => {
       const accountDays = await data('/?granularity=day', user);
       const linkDays = await Promise.all(alive.map((id) => data(`/${id}?granularity=day`, user)));
       expect(visitors(accountDays)).toBe(linkDays.reduce((n, rows) => n + visitors(rows), 0));
+    });
+  });
+
+  describe('deleting a link with many visits', () => {
+    const visitsOf = async (linkId: number): Promise<number> => {
+      const p = currentTestDb() === 'postgres' ? '$1' : '?';
+      const rows = await t.dataSource.query<Array<{ n: unknown }>>(
+        `SELECT COUNT(*) AS "n" FROM "visits" WHERE "link_id" = ${p}`,
+        [linkId],
+      );
+      return Number(rows[0].n);
+    };
+    const hours = (count: number): string[] =>
+      Array.from({ length: count }, (_, i) => `2026-10-20T${String(i).padStart(2, '0')}:00:00Z`);
+
+    it('deletes the raw visits in chunks with requests served between them, then the link', async () => {
+      const user = await t.createUser();
+      const other = await t.createUser();
+      const [doomed, kept] = await createLinks(user, 2, 'st-many');
+      const [others] = await createLinks(other, 1, 'st-many-other');
+      await record(doomed, hours(12));
+      await record(kept, hours(3));
+      await record(others, hours(5));
+
+      // Another owner's link: nothing is deleted.
+      expect(
+        await deleteLinkVisitsInChunks(t.dataSource.manager, other.id, { linkId: doomed }, 5),
+      ).toBe(0);
+      expect(await visitsOf(doomed)).toBe(12);
+
+      // Read synchronously on SQLite's connection the moment the event loop turns.
+      const between: { visits?: unknown } = {};
+      const connection = sqliteConnection(t.dataSource);
+      setImmediate(() => {
+        between.visits = connection
+          ?.prepare('SELECT COUNT(*) AS "n" FROM "visits" WHERE "link_id" = ?')
+          .pluck()
+          .get(doomed);
+      });
+      const deleted = await deleteLinkVisitsInChunks(
+        t.dataSource.manager,
+        user.id,
+        { linkId: doomed },
+        5,
+      );
+      if (currentTestDb() === 'sqlite') {
+        // 5 + 5 + 2, and the event loop turned after the first statement.
+        expect({ deleted, between: between.visits, after: await visitsOf(doomed) }).toEqual({
+          deleted: 12,
+          between: 7,
+          after: 0,
+        });
+      } else {
+        // PostgreSQL's cascade does not hold the event loop: the deletion leaves them to it.
+        expect({ deleted, after: await visitsOf(doomed) }).toEqual({ deleted: 0, after: 12 });
+      }
+
+      const res = await t.http.delete(`/v1/links/${doomed}`).set('Authorization', user.auth);
+      expect(res.status).toBe(200);
+      expect([await visitsOf(doomed), await visitsOf(kept), await visitsOf(others)]).toEqual([
+        0, 3, 5,
+      ]);
+      // Another owner's link id answers 404 and keeps its visits.
+      const refused = await t.http.delete(`/v1/links/${others}`).set('Authorization', user.auth);
+      expect(refused.status).toBe(404);
+      expect(await visitsOf(others)).toBe(5);
     });
   });
 

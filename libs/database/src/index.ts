@@ -58,3 +58,4 @@ export * from './links/link-settings';
 export * from './links/link-payload';
 export * from './row-reader';
 export * from './prepared-query';
+export * from './visits/link-visits';

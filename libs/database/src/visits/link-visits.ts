@@ -1,0 +1,44 @@
+import type { EntityManager } from 'typeorm';
+
+/** Whose raw visits: one link's, or those of a domain's links; always of one owner. */
+export type LinkVisitsScope = { linkId: number } | { domainId: number };
+
+/** Raw visits a statement deletes: about 3 ms of SQLite's time (bench of 500,000: 7 ms a 5,000). */
+export const LINK_VISITS_CHUNK = 2000;
+
+/**
+ * On SQLite, deletes the raw visits of links that are about to be deleted, LINK_VISITS_CHUNK rows
+ * a statement, with other requests and redirects served between statements. The links' deletion
+ * would otherwise delete them by cascade, in one statement on the event loop: 0.9 s for a link with
+ * 500,000 visits, during which nothing else was answered. Only the owner's links are touched, so a
+ * call with another owner's link or domain deletes nothing. What the deletion's own cascade then
+ * finds is what arrived meanwhile. The roll-ups, which the deletion subtracts from the account's
+ * totals, are left to it. PostgreSQL's cascade does not hold the event loop: nothing is done there.
+ * Returns the visits deleted.
+ */
+export async function deleteLinkVisitsInChunks(
+  em: EntityManager,
+  ownerId: number,
+  scope: LinkVisitsScope,
+  chunk = LINK_VISITS_CHUNK,
+): Promise<number> {
+  if (em.connection.options.type === 'postgres') return 0;
+  const [column, id] = 'linkId' in scope ? ['id', scope.linkId] : ['domain_id', scope.domainId];
+  // The (link_id, datetime) index finds the rows; the links' own condition checks the owner.
+  const sql = `DELETE FROM "visits" WHERE "id" IN (SELECT "id" FROM "visits" WHERE "link_id" IN
+      (SELECT "id" FROM "links" WHERE "${column}" = ? AND "user_id" = ?) LIMIT ?)`;
+  let deleted = 0;
+  const runner = em.connection.createQueryRunner();
+  try {
+    for (;;) {
+      // A write outside a transaction: the runner takes the write lock for each statement.
+      const result = await runner.query(sql, [id, ownerId, chunk], true);
+      const affected = result.affected ?? 0;
+      deleted += affected;
+      if (affected < chunk) return deleted;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    await runner.release();
+  }
+}
