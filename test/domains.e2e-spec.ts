@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DOMAIN_CHANGED } from '@app/common';
-import { DomainEntity, LinkEntity } from '@app/database';
+import { DomainEntity, LinkEntity, VisitEntity } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -630,10 +630,27 @@ describe('Domains', () => {
           last_datetime: null,
         }),
       );
-    await link(id, 'one');
-    await link(id, 'two');
-    await link(keep, 'one');
-    await link(0, 'main-one');
+    const visits = t.dataSource.getRepository(VisitEntity);
+    const visited = async (linkId: number, count: number) => {
+      const rows = Array.from({ length: count }, (_, i) => ({
+        link_id: linkId,
+        datetime: new Date(Date.UTC(2026, 9, 1, i)),
+        is_unique: true,
+        visitor_hash: `v${i}`.padEnd(32, '0'),
+      }));
+      await visits.insert(rows);
+      return linkId;
+    };
+    const doomed = [await visited((await link(id, 'one')).id, 3)];
+    doomed.push(await visited((await link(id, 'two')).id, 2));
+    const kept = [await visited((await link(keep, 'one')).id, 4)];
+    kept.push(await visited((await link(0, 'main-one')).id, 1));
+
+    // Another owner cannot delete it, nor its links' visits.
+    const other = await t.createUser();
+    const refused = await t.http.delete(`/v1/domains/${id}`).set('Authorization', other.auth);
+    expect(refused.status).toBe(404);
+    expect(await Promise.all(doomed.map((l) => visits.countBy({ link_id: l })))).toEqual([3, 2]);
 
     const res = await t.http.delete(`/v1/domains/${id}`).set('Authorization', owner.auth);
     expect(res.status).toBe(200);
@@ -642,6 +659,9 @@ describe('Domains', () => {
     expect(await links.countBy({ domain_id: id })).toBe(0);
     expect(await links.countBy({ domain_id: keep })).toBe(1);
     expect(await links.countBy({ domain_id: 0, url: 'main-one' })).toBe(1);
+    // The visits of its links go with them (on SQLite in chunks first); others' stay.
+    expect(await Promise.all(doomed.map((l) => visits.countBy({ link_id: l })))).toEqual([0, 0]);
+    expect(await Promise.all(kept.map((l) => visits.countBy({ link_id: l })))).toEqual([4, 1]);
     const again = await t.http.get(`/v1/domains/${id}`).set('Authorization', owner.auth);
     expect(again.status).toBe(404);
     const twice = await t.http.delete(`/v1/domains/${id}`).set('Authorization', owner.auth);
