@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DOMAIN_CHANGED } from '@app/common';
-import { DomainEntity, LinkEntity, VisitEntity } from '@app/database';
+import { deleteLinkVisitsInChunks, DomainEntity, LinkEntity, VisitEntity } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -650,6 +650,10 @@ describe('Domains', () => {
     const other = await t.createUser();
     const refused = await t.http.delete(`/v1/domains/${id}`).set('Authorization', other.auth);
     expect(refused.status).toBe(404);
+    const chunked = await deleteLinkVisitsInChunks(t.dataSource.manager, other.id, {
+      domainId: id,
+    });
+    expect(chunked).toBe(0);
     expect(await Promise.all(doomed.map((l) => visits.countBy({ link_id: l })))).toEqual([3, 2]);
 
     const res = await t.http.delete(`/v1/domains/${id}`).set('Authorization', owner.auth);
