@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { close, fstat, open, read, readSync } from 'node:fs';
+import { promisify } from 'node:util';
 // mmdb-lib is the MaxMind DB reader behind `maxmind`; its decoder, metadata parser and address
 // parser are used as they are. Only the search tree is read differently: see GeoTree.
 import Decoder from 'mmdb-lib/lib/decoder';
@@ -23,18 +24,29 @@ export interface GeoFile {
 const METADATA_MAX_BYTES = 128 * 1024;
 const DATA_SECTION_SEPARATOR = 16;
 
+// Callback-style calls, promised: a plain descriptor (a FileHandle would be closed when collected).
+const openFd = promisify(open);
+const statFd = promisify(fstat);
+const readFd = promisify(read);
+const closeFd = promisify(close);
+
 /** Reads a MaxMind DB file's metadata and its data section (see GeoTree for the tree). */
-export function openGeoFile(path: string): GeoFile {
-  const fd = openSync(path, 'r');
+export async function openGeoFile(path: string): Promise<GeoFile> {
+  const fd = await openFd(path, 'r');
   try {
-    const { size } = fstatSync(fd);
+    const { size } = await statFd(fd);
     const tail = Buffer.alloc(Math.min(size, METADATA_MAX_BYTES));
-    readFully(fd, tail, size - tail.length);
-    const metadata = parseMetadata(tail);
+    await readFully(fd, tail, size - tail.length);
+    let metadata: ReturnType<typeof parseMetadata>;
+    try {
+      metadata = parseMetadata(tail);
+    } catch (error) {
+      throw new Error(`${path} is not a MaxMind DB file (${(error as Error).message})`);
+    }
     const dataStart = metadata.searchTreeSize + DATA_SECTION_SEPARATOR;
     if (dataStart > size) throw new Error(`${path}: the search tree runs past the end of the file`);
     const data = new SharedArrayBuffer(size - dataStart);
-    readFully(fd, Buffer.from(data), dataStart);
+    await readFully(fd, Buffer.from(data), dataStart);
     return {
       fd,
       nodeCount: metadata.nodeCount,
@@ -43,16 +55,16 @@ export function openGeoFile(path: string): GeoFile {
       data,
     };
   } catch (error) {
-    closeSync(fd);
+    await closeFd(fd);
     throw error;
   }
 }
 
-function readFully(fd: number, into: Buffer, position: number): void {
+async function readFully(fd: number, into: Buffer, position: number): Promise<void> {
   for (let offset = 0; offset < into.length;) {
-    const read = readSync(fd, into, offset, into.length - offset, position + offset);
-    if (read === 0) throw new Error(`the file ended ${into.length - offset} bytes early`);
-    offset += read;
+    const { bytesRead } = await readFd(fd, into, offset, into.length - offset, position + offset);
+    if (bytesRead === 0) throw new Error(`the file ended ${into.length - offset} bytes early`);
+    offset += bytesRead;
   }
 }
 
