@@ -81,9 +81,9 @@ describe(SqliteReader.name, () => {
         driverError: { code: 'SQLITE_ERROR' },
       });
       // A write is refused, and changes nothing.
-      await expect(reader.query("UPDATE notes SET text = 'x' RETURNING id")).rejects.toMatchObject(
-        { driverError: { code: 'SQLITE_READONLY' } },
-      );
+      await expect(reader.query("UPDATE notes SET text = 'x' RETURNING id")).rejects.toMatchObject({
+        driverError: { code: 'SQLITE_READONLY' },
+      });
       expect(await source.query('SELECT text FROM notes ORDER BY id')).toEqual([
         { text: 'one' },
         { text: 'two' },

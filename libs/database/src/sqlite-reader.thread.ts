@@ -25,7 +25,8 @@ port.on('message', (message: ToReader) => {
   let reply: FromReader;
   try {
     const statement = prepared(db, message.sql);
-    if (!statement.reader) throw new TypeError('The SQLite reader runs only statements that return rows');
+    if (!statement.reader)
+      throw new TypeError('The SQLite reader runs only statements that return rows');
     reply = { id: message.id, rows: statement.all(...message.parameters) };
   } catch (error) {
     const { message: text, code } = error as { message?: unknown; code?: unknown };

@@ -10,11 +10,9 @@ export interface ReaderData {
 }
 
 export type ToReader =
-  | { type: 'query'; id: number; sql: string; parameters: unknown[] }
-  | { type: 'close' };
+  { type: 'query'; id: number; sql: string; parameters: unknown[] } | { type: 'close' };
 export type FromReader =
-  | { id: number; rows: unknown[] }
-  | { id: number; error: { message: string; code?: string } };
+  { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string } };
 
 const CLOSE_TIMEOUT_MS = 5000;
 
@@ -52,10 +50,12 @@ export class SqliteReader {
     const worker = this.start();
     if (worker === null) return (await this.fallback(sql, parameters)) as T;
     try {
-      return (await this.calls.call(
-        worker,
-        (id): ToReader => ({ type: 'query', id, sql, parameters }),
-      )) as T;
+      return (await this.calls.call(worker, (id): ToReader => ({
+        type: 'query',
+        id,
+        sql,
+        parameters,
+      }))) as T;
     } catch (error) {
       if (error instanceof ReaderGone) return (await this.fallback(sql, parameters)) as T;
       // As TypeORM reports a statement's error: the driver's error inside a QueryFailedError.
@@ -77,7 +77,9 @@ export class SqliteReader {
 
   private start(): Worker | null {
     if (this.worker !== null || this.retired || this.script === null) return this.worker;
-    const worker = new Worker(this.script, { workerData: { path: this.path } satisfies ReaderData });
+    const worker = new Worker(this.script, {
+      workerData: { path: this.path } satisfies ReaderData,
+    });
     worker.unref();
     worker.on('message', (reply: FromReader) => {
       if ('rows' in reply) {
