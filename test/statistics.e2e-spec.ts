@@ -8,6 +8,7 @@ import {
   revertLastMigration,
   runMigrations,
   sqliteConnection,
+  subtractLinkInChunks,
   type NewVisit,
 } from '@app/database';
 import { createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
@@ -699,6 +700,16 @@ describe('Statistics', () => {
       );
       return Number(rows[0].n);
     };
+    const rollupRowsOf = async (linkId: number): Promise<number> => {
+      const p = currentTestDb() === 'postgres' ? '$1' : '?';
+      const rows = await t.dataSource.query<Array<{ n: unknown }>>(
+        `SELECT (SELECT COUNT(*) FROM "stats_link_quarters" WHERE "link_id" = ${p})
+          + (SELECT COUNT(*) FROM "stats_link_dimensions" WHERE "link_id" = ${p})
+          + (SELECT COUNT(*) FROM "stats_link_dimension_months" WHERE "link_id" = ${p}) AS "n"`,
+        currentTestDb() === 'postgres' ? [linkId] : [linkId, linkId, linkId],
+      );
+      return Number(rows[0].n);
+    };
     const hours = (count: number): string[] =>
       Array.from({ length: count }, (_, i) => `2026-10-20T${String(i).padStart(2, '0')}:00:00Z`);
 
@@ -744,11 +755,45 @@ describe('Statistics', () => {
         expect({ deleted, after: await visitsOf(doomed) }).toEqual({ deleted: 0, after: 12 });
       }
 
+      // Its roll-up rows next, taken out of the account's: chunks of 2 rows a transaction.
+      const account = '/?type=country_code&start_date=2026-10-19&end_date=2026-10-21';
+      const days = '/?start_date=2026-10-19&end_date=2026-10-21&granularity=day';
+      expect((await data(account, user)).map((r) => r.pageviews)).toEqual([15]);
+      const rows = await rollupRowsOf(doomed);
+      expect(rows).toBeGreaterThan(12);
+      expect(await subtractLinkInChunks(t.dataSource.manager, other.id, doomed, 2)).toBe(0);
+      const turned: { rows?: unknown } = {};
+      setImmediate(() => {
+        turned.rows = connection
+          ?.prepare('SELECT COUNT(*) FROM "stats_link_quarters" WHERE "link_id" = ?')
+          .pluck()
+          .get(doomed);
+      });
+      const subtracted = await subtractLinkInChunks(t.dataSource.manager, user.id, doomed, 2);
+      if (currentTestDb() === 'sqlite') {
+        // 12 quarter rows: the event loop turned after the first 2.
+        expect({ subtracted, turned: turned.rows, left: await rollupRowsOf(doomed) }).toEqual({
+          subtracted: rows,
+          turned: 10,
+          left: 0,
+        });
+        // The account is the kept link alone, in every table.
+        expect((await data(account, user)).map((r) => r.pageviews)).toEqual([3]);
+        expect((await data(days, user)).reduce((sum, r) => sum + Number(r.pageviews), 0)).toBe(3);
+      } else {
+        expect({ subtracted, left: await rollupRowsOf(doomed) }).toEqual({
+          subtracted: 0,
+          left: rows,
+        });
+      }
+
       const res = await t.http.delete(`/v1/links/${doomed}`).set('Authorization', user.auth);
       expect(res.status).toBe(200);
       expect([await visitsOf(doomed), await visitsOf(kept), await visitsOf(others)]).toEqual([
         0, 3, 5,
       ]);
+      expect((await data(account, user)).map((r) => r.pageviews)).toEqual([3]);
+      expect((await data(account, other)).map((r) => r.pageviews)).toEqual([5]);
       // Another owner's link id answers 404 and keeps its visits.
       const refused = await t.http.delete(`/v1/links/${others}`).set('Authorization', user.auth);
       expect(refused.status).toBe(404);

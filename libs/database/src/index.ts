@@ -59,3 +59,4 @@ export * from './links/link-payload';
 export * from './row-reader';
 export * from './prepared-query';
 export * from './visits/link-visits';
+export * from './statistics/subtract-links';

@@ -8,7 +8,7 @@ import { IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { RowReader } from '../row-reader';
 import { holdClosedMonths } from '../statistics/stat-tables';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
-import { deleteLinkVisitsInChunks } from '../visits/link-visits';
+import { emptyLinksInChunks } from '../visits/link-visits';
 import { DomainEntity } from './domain.entity';
 
 @Injectable()
@@ -54,11 +54,11 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
 
   /**
    * Deletes the domain and its links in one transaction (their visits and statistics cascade with
-   * them; their share of the account-wide statistics is subtracted). On SQLite most raw visits go
-   * first, in chunks (deleteLinkVisitsInChunks).
+   * them; their share of the account-wide statistics is subtracted). On SQLite its links are emptied
+   * first, in chunks (emptyLinksInChunks).
    */
   override async deleteOwned(ownerId: number, id: number): Promise<boolean> {
-    await deleteLinkVisitsInChunks(this.repo.manager, ownerId, { domainId: id });
+    await emptyLinksInChunks(this.repo.manager, ownerId, { domainId: id });
     return this.repo.manager.transaction(async (em) => {
       // Before the links' row locks (see holdClosedMonths).
       await holdClosedMonths(em);

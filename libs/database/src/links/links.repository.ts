@@ -9,7 +9,7 @@ import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.r
 import { RowReader } from '../row-reader';
 import { holdClosedMonths } from '../statistics/stat-tables';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
-import { deleteLinkVisitsInChunks } from '../visits/link-visits';
+import { emptyLinksInChunks } from '../visits/link-visits';
 import { LinkEntity } from './link.entity';
 
 /** A link as it is found by its address: enough to tell whether an import already made it. */
@@ -82,11 +82,11 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
 
   /**
    * Deletes the link with its visits and statistics (they cascade), and takes its statistics out of
-   * the account-wide totals, in one transaction. On SQLite most raw visits go first, in chunks
-   * (deleteLinkVisitsInChunks).
+   * the account-wide totals, in one transaction. On SQLite the link is emptied first, in chunks
+   * (emptyLinksInChunks).
    */
   override async deleteOwned(ownerId: number, id: number, events?: LinkEvents): Promise<boolean> {
-    await deleteLinkVisitsInChunks(this.repo.manager, ownerId, { linkId: id });
+    await emptyLinksInChunks(this.repo.manager, ownerId, { linkId: id });
     return this.repo.manager.transaction(async (em) => {
       // Before the link's row lock (see holdClosedMonths).
       await holdClosedMonths(em);

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { subtractLinkInChunks } from '../statistics/subtract-links';
 
 /** Whose raw visits: one link's, or those of a domain's links; always of one owner. */
 export type LinkVisitsScope = { linkId: number } | { domainId: number };
@@ -12,8 +13,8 @@ export const LINK_VISITS_CHUNK = 2000;
  * would otherwise delete them by cascade, in one statement on the event loop: 0.9 s for a link with
  * 500,000 visits, during which nothing else was answered. Only the owner's links are touched, so a
  * call with another owner's link or domain deletes nothing. What the deletion's own cascade then
- * finds is what arrived meanwhile. The roll-ups, which the deletion subtracts from the account's
- * totals, are left to it. PostgreSQL's cascade does not hold the event loop: nothing is done there.
+ * finds is what arrived meanwhile. The roll-ups go next (emptyLinksInChunks). PostgreSQL's cascade
+ * does not hold the event loop: nothing is done there.
  * Returns the visits deleted.
  */
 export async function deleteLinkVisitsInChunks(
@@ -41,4 +42,29 @@ export async function deleteLinkVisitsInChunks(
   } finally {
     await runner.release();
   }
+}
+
+/**
+ * On SQLite, empties links that are about to be deleted, in chunks with other requests served in
+ * between: their raw visits (deleteLinkVisitsInChunks), then their roll-up rows, subtracted from
+ * the account's (subtractLinkInChunks). The deletion's own transaction then has only what arrived
+ * meanwhile left to subtract and cascade. Nothing on PostgreSQL, nor for another owner's links.
+ */
+export async function emptyLinksInChunks(
+  em: EntityManager,
+  ownerId: number,
+  scope: LinkVisitsScope,
+): Promise<void> {
+  if (em.connection.options.type === 'postgres') return;
+  await deleteLinkVisitsInChunks(em, ownerId, scope);
+  const ids =
+    'linkId' in scope
+      ? [scope.linkId]
+      : (
+          await em.query<Array<{ id: number }>>(
+            'SELECT "id" FROM "links" WHERE "domain_id" = ? AND "user_id" = ? ORDER BY "id"',
+            [scope.domainId, ownerId],
+          )
+        ).map((row) => row.id);
+  for (const id of ids) await subtractLinkInChunks(em, ownerId, id);
 }
