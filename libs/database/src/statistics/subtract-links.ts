@@ -101,9 +101,9 @@ export const SUBTRACT_ROWS_CHUNK = 2000;
  * loop (a link with 112,000 visits had 206,000 day rows: together with its visits, every request
  * waited 1.1 s). Each transaction subtracts exactly the rows it deletes, so the account's rows stay
  * the sum of its links' rows after each one, whatever visit flushes and month closes run between
- * them; what they add meanwhile is left to the deletion. Nothing happens unless the link is the
- * owner's, and nothing on PostgreSQL, whose statements do not hold the event loop. Returns the rows
- * deleted.
+ * them; what they add meanwhile is left to the deletion, as are tables where the link has fewer
+ * rows than a chunk. Nothing happens unless the link is the owner's, and nothing on PostgreSQL,
+ * whose statements do not hold the event loop. Returns the rows deleted.
  */
 export async function subtractLinkInChunks(
   em: EntityManager,
@@ -131,6 +131,13 @@ export async function subtractLinkInChunks(
     const columns = key.map((c) => `"${c}"`).join(', ');
     const match = key.map((c) => `"${user}"."${c}" = d."${c}"`).join(' AND ');
     const set = sums.map((c) => `"${c}" = "${user}"."${c}" - d."${c}"`).join(', ');
+    // Fewer rows than a chunk are left to the deletion's own transaction: a domain of many small
+    // links is deleted without a transaction per link and table.
+    const [{ n }] = await em.query<Array<{ n: unknown }>>(
+      `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "${link}" WHERE "link_id" = ? LIMIT ?)`,
+      [linkId, chunk],
+    );
+    if (Number(n) < chunk) continue;
     for (;;) {
       const done = await em.connection.transaction(async (tx) => {
         const owned = await tx.query<unknown[]>(
