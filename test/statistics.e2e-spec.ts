@@ -934,7 +934,8 @@ describe('Statistics', () => {
         .transaction((em) => closeMonth(em, MARCH_2026, 1))
         .finally(() => (closing = false));
       const during: Row[][] = [];
-      while (closing) {
+      // A few are enough; asking all along the close would run into the key's rate limit.
+      while (closing && during.length < 10) {
         const rows = await data(query, user);
         if (closing) during.push(rows);
       }
