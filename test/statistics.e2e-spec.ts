@@ -713,7 +713,7 @@ describe('Statistics', () => {
     const hours = (count: number): string[] =>
       Array.from({ length: count }, (_, i) => `2026-10-20T${String(i).padStart(2, '0')}:00:00Z`);
 
-    it('deletes the raw visits in chunks with requests served between them, then the link', async () => {
+    it('empties the link in chunks, visits then roll-ups, serving requests between them, then deletes it', async () => {
       const user = await t.createUser();
       const other = await t.createUser();
       const [doomed, kept] = await createLinks(user, 2, 'st-many');
