@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { builtThreadScript } from '@app/common/threads/built-script';
+import { closeThread } from '@app/common/threads/close-thread';
 import { ThreadCalls } from '@app/common/threads/thread-calls';
 import type { AppConfig } from '@app/config';
 import { type GeoFiles, loadGeoFiles } from './geo-files';
@@ -65,12 +66,8 @@ export class ThreadVisitSink implements VisitSink {
     const worker = this.worker ?? (await this.starting?.catch(() => null)) ?? null;
     if (!worker) return;
     this.worker = null;
-    worker.ref();
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage({ type: 'close' } satisfies ToThread);
-    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-    await exited;
-    clearTimeout(timer);
+    await closeThread(worker, { type: 'close' } satisfies ToThread, exited, CLOSE_TIMEOUT_MS);
   }
 
   private start(): Promise<Worker> {

@@ -2,6 +2,7 @@ import { isMainThread, Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { builtThreadScript } from '@app/common/threads/built-script';
+import { closeThread } from '@app/common/threads/close-thread';
 import { ThreadCalls } from '@app/common/threads/thread-calls';
 
 /** What the reader thread is started with. */
@@ -68,11 +69,8 @@ export class SqliteReader {
     this.retired = true;
     const worker = this.worker;
     if (worker === null) return;
-    worker.ref();
-    worker.postMessage({ type: 'close' } satisfies ToReader);
-    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-    await this.ended;
-    clearTimeout(timer);
+    const close: ToReader = { type: 'close' };
+    await closeThread(worker, close, this.ended ?? Promise.resolve(), CLOSE_TIMEOUT_MS);
   }
 
   private start(): Worker | null {

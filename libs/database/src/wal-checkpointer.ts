@@ -2,6 +2,7 @@ import { isMainThread, Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import type BetterSqlite3 from 'better-sqlite3';
 import { builtThreadScript } from '@app/common/threads/built-script';
+import { closeThread } from '@app/common/threads/close-thread';
 import type { SqliteWriteLock } from './sqlite-write-lock';
 
 /** What the checkpointer thread is started with. */
@@ -85,10 +86,7 @@ export class WalCheckpointer {
     if (this.closing) return;
     this.closing = true;
     this.connection.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-    this.worker.ref();
-    this.worker.postMessage({ type: 'close' } satisfies ToCheckpointer);
-    const timer = setTimeout(() => void this.worker.terminate(), CLOSE_TIMEOUT_MS);
-    await this.ended;
-    clearTimeout(timer);
+    const close: ToCheckpointer = { type: 'close' };
+    await closeThread(this.worker, close, this.ended, CLOSE_TIMEOUT_MS);
   }
 }

@@ -1,2 +1,3 @@
 export * from './built-script';
 export * from './thread-calls';
+export * from './close-thread';
