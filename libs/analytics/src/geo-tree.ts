@@ -15,7 +15,6 @@ export interface GeoFile {
   fd: number;
   nodeCount: number;
   recordSize: number;
-  ipVersion: number;
   /** The file from its data section on (past the tree and the 16-byte separator). */
   data: SharedArrayBuffer;
 }
@@ -51,7 +50,6 @@ export async function openGeoFile(path: string): Promise<GeoFile> {
       fd,
       nodeCount: metadata.nodeCount,
       recordSize: metadata.recordSize,
-      ipVersion: metadata.ipVersion,
       data,
     };
   } catch (error) {
@@ -113,13 +111,15 @@ export class GeoTree {
     return this.pages.size;
   }
 
-  /** The record of the network that holds `address`, or null: mmdb-lib's Reader.get. */
+  /**
+   * The record of the network that holds `address`, or null: mmdb-lib's Reader.get, for an address
+   * of the file's own family (DB-IP ships a file per family; VisitorInfo picks by the address).
+   */
   get(address: string): unknown {
     const raw = ip.parse(address);
     const { nodeCount } = this.file;
     const bits = raw.length * 8;
-    // An IPv4 address in an IPv6 tree sits under 96 zero bits.
-    let node = raw.length === 4 && this.file.ipVersion === 6 ? this.ipv4Start() : 0;
+    let node = 0;
     for (let depth = 0; depth < bits && node < nodeCount; depth += 1) {
       node = this.record(node, ip.bitAt(raw, depth));
     }
@@ -128,17 +128,6 @@ export class GeoTree {
       value: unknown;
     };
     return cursor.value;
-  }
-
-  private v4Start: number | null = null;
-
-  private ipv4Start(): number {
-    if (this.v4Start === null) {
-      let node = 0;
-      for (let i = 0; i < 96 && node < this.file.nodeCount; i += 1) node = this.record(node, 0);
-      this.v4Start = node;
-    }
-    return this.v4Start;
   }
 
   /** The left (0) or right (1) record of a node. */
