@@ -90,7 +90,14 @@ describe('OpenAPI document', () => {
     expect(doc.servers).toEqual([
       { url: '/', description: 'The Linkdock that serves this document' },
     ]);
-    expect(doc.info.license).toEqual({ name: 'Proprietary (UNLICENSED): all rights reserved' });
+    // The licence of package.json and LICENSE (MIT), with a link to its text.
+    expect(doc.info.license).toEqual({ name: 'MIT', url: 'https://opensource.org/license/mit' });
+    expect(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).license).toBe(
+      'MIT',
+    );
+    expect(readFileSync(join(__dirname, '..', 'LICENSE'), 'utf8').split('\n')[0]).toBe(
+      'MIT License',
+    );
   });
 
   it('passes `redocly lint` (recommended rules, redocly.yaml) with no error and no warning', () => {

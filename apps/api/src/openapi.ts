@@ -22,8 +22,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('bearer');
   for (const tag of OPENAPI_TAGS) builder.addTag(tag.name, tag.description);
   const config = builder.build();
-  // package.json says UNLICENSED: no public licence, so no URL to one.
-  config.info.license = { name: 'Proprietary (UNLICENSED): all rights reserved' };
+  // The same licence as package.json and the LICENSE file (SPDX identifier).
+  config.info.license = { name: 'MIT', url: 'https://opensource.org/license/mit' };
   return SwaggerModule.createDocument(app, config, {
     // The bodies webhooks receive (docs/events.md), as components.
     extraModels: EVENT_SCHEMAS,
