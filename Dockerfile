@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 #
-# Linkdock: one image for the API server and the CLI.
+# Linkdock: one image for the API server, the worker and the CLI.
 #
 #   docker build -t linkdock .
 #   docker run --init -p 3000:3000 -v linkdock-data:/data linkdock          # SQLite in /data
@@ -10,15 +10,18 @@
 # Pass --init to `docker run` (docker compose: `init: true`) so that a tiny init runs as PID 1,
 # forwards SIGTERM to node and reaps zombies; node itself then shuts Nest down gracefully.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24 LTS, as package.json's engines and .nvmrc ask; Debian bookworm (glibc) in both stages.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
-# Build stage: compile TypeScript and build better-sqlite3's native addon.
+# Build stage: compile TypeScript; better-sqlite3's native addon only where no prebuild fits.
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
 
-# better-sqlite3 downloads a prebuilt binary when one exists and otherwise compiles from source
-# with node-gyp, which needs python3, make and g++.
+# better-sqlite3 13 ships prebuilt addons inside its package (prebuilds/linux-x64.node,
+# linux-arm64.node, ...) and npm compiles nothing. On a platform without one, or where it does not
+# load, the install step below compiles it from the package's sources with node-gyp, which needs
+# python3, make and g++: kept as that fallback.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -34,7 +37,9 @@ ENV SCARF_ANALYTICS=false \
 # Dependencies first: this layer is rebuilt only when package.json or the lockfile change.
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci
+    npm ci \
+ && (node -e "new (require('better-sqlite3'))(':memory:').close()" \
+     || (cd node_modules/better-sqlite3 && npm run build-release))
 
 # Then the sources (tsconfig.build.json extends tsconfig.json; nest-cli.json defines the projects).
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
@@ -47,13 +52,23 @@ RUN npm run build \
  && test -f dist/apps/cli/src/main.js \
  && test -f dist/apps/worker/src/main.js
 
-# Keep only production dependencies. Of better-sqlite3 only the addon itself is needed at run time
-# (build/Release/better_sqlite3.node); a source build leaves ~30 MB of object files and sources.
+# Keep only production dependencies. Of better-sqlite3 only the addon node loads is needed at run
+# time: build/Release/better_sqlite3.node after a source build (it comes first), otherwise the
+# prebuild for this platform. The other platforms' prebuilds (~15 MB), the SQLite sources (~10 MB)
+# and a source build's object files go; then node must still open a database.
 RUN npm prune --omit=dev \
  && cd node_modules/better-sqlite3 \
+ && if [ -f build/Release/better_sqlite3.node ]; then \
+      rm -rf prebuilds; \
+    else \
+      keep="$(basename "$(node -p "require('./lib/binding').getPrebuildPath()")")" \
+      && find prebuilds -type f ! -name "$keep" -delete \
+      && rm -rf build; \
+    fi \
  && rm -rf build/Release/obj build/Release/obj.target build/Release/.deps build/Release/*.a \
            build/Release/test_extension.node build/deps deps src \
- && test -f build/Release/better_sqlite3.node
+ && cd /app \
+ && node -e "new (require('better-sqlite3'))(':memory:').close()"
 
 # ---------------------------------------------------------------------------------------------
 # Runtime stage: same Debian release as the build stage, so the native addon's glibc matches.

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import pino from 'pino';
-import { AppConfig, ConfigError, loadConfig } from '@app/config';
+import { AppConfig, assertWorkerProcess, ConfigError, loadConfig } from '@app/config';
 import { AppDataSource, buildDataSourceOptions, runMigrations } from '@app/database';
 import type { Job } from './job';
 import { JobRunner } from './job-runner';
@@ -11,11 +11,7 @@ import { WorkerAppModule } from './worker-app.module';
 /** `npm run worker`: the background jobs in a process of their own, with no HTTP server. */
 async function main(stop: Promise<NodeJS.Signals>): Promise<void> {
   const config = loadConfig();
-  if (config.worker !== 'external') {
-    throw new ConfigError([
-      `WORKER must be external to run jobs in a worker process (got "${config.worker}": the API process runs them)`,
-    ]);
-  }
+  assertWorkerProcess(config);
   // Written synchronously: a worker logs little, and its own lines then come in order.
   const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: true }));
   const log = logger.child({ context: 'Worker' });
