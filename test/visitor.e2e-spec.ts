@@ -189,6 +189,33 @@ describe('Visitor edge', () => {
     expect((await visit('/edge-toggle')).status).toBe(404);
   });
 
+  it('answers / on the main domain with a page that links to the docs, the OpenAPI document and /health', async () => {
+    for (const host of ['links.test', '203.0.113.9']) {
+      // Even a client that asks for JSON gets the page: `/` is a place for people, not the API.
+      const root = await visit('/').set('Host', host).set('Accept', 'application/json');
+      expect(root.status).toBe(200);
+      expect(root.headers).toMatchObject({
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'content-security-policy': expect.stringContaining("default-src 'none'"),
+      });
+      expect(root.text).toContain('<title>Linkdock</title>');
+      const hrefs = [...root.text.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]);
+      expect(hrefs).toEqual(['/docs', '/v1/openapi.json', '/health']);
+    }
+    const head = await t.http.head('/').set('Host', 'links.test');
+    expect([head.status, head.headers['content-type'], head.text]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      undefined,
+    ]);
+    // A post to it is still the API's.
+    const post = await t.http.post('/').set('Host', 'links.test');
+    expect([post.status, post.body.errors[0].code]).toEqual([404, 'route_not_found']);
+  });
+
   it('leaves reserved and multi-segment paths to the API', async () => {
     const health = await t.http.get('/health');
     expect(health.status).toBe(200);
@@ -552,6 +579,11 @@ describe('Visitor edge', () => {
     });
     const off = await visit('/edge-host').set('Host', 'off.brand.example');
     expect(off.status).toBe(404);
+
+    // A custom domain without an index URL has no page at its root: the main domain's is not it.
+    await insertDomain(t, owner.id, 'bare.brand.example');
+    const bare = await visit('/').set('Host', 'bare.brand.example');
+    expect([bare.status, bare.text]).toEqual([404, expect.stringContaining('Link not found')]);
   });
 });
 

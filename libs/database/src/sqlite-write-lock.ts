@@ -31,7 +31,7 @@ export class SqliteWriteLock {
         const held = Atomics.compareExchange(this.state, 0, FREE, OWNER);
         if (held === FREE) return;
         const wait = Atomics.waitAsync(this.state, 0, held);
-        if (wait.async) await wait.value;
+        if (wait.async) await keptAlive(wait.value);
       }
     } finally {
       Atomics.sub(this.state, WAITING, 1);
@@ -74,6 +74,21 @@ export class SqliteWriteLock {
   release(): void {
     Atomics.store(this.state, 0, FREE);
     Atomics.notify(this.state, 0);
+  }
+}
+
+/**
+ * Awaits `waiting` with a timer holding the event loop open. A pending `Atomics.waitAsync` does
+ * not, and the threads that hold the lock are unref'd: during start-up (migrations, before the
+ * server listens) nothing else kept the process alive, so a busy checkpoint made it exit with
+ * code 0 in the middle of a transaction.
+ */
+async function keptAlive<T>(waiting: Promise<T>): Promise<T> {
+  const timer = setInterval(() => undefined, 2 ** 31 - 1);
+  try {
+    return await waiting;
+  } finally {
+    clearInterval(timer);
   }
 }
 

@@ -10,3 +10,4 @@ export * from './built-process';
 export * from './s3-server';
 export * from './openapi-responses';
 export * from './redis-server';
+export * from './docs-examples';

@@ -28,15 +28,27 @@ const TEST_DIR = join(__dirname, '..', '..', '..', 'test');
 const MAIN = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'src', 'main.js');
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TIMEOUT_MS = 2000;
+/** The suites that start the built server. */
+const STARTS_BUILT = /(boot|docs-examples)\.e2e-spec\.ts$/;
 
 const PREREQUISITES: Prerequisite[] = [
   {
     name: 'built server',
-    neededBy: (project, file) => project === 'e2e-sqlite' && file.endsWith('boot.e2e-spec.ts'),
+    neededBy: (project, file) => project === 'e2e-sqlite' && STARTS_BUILT.test(file),
     check: () =>
       existsSync(MAIN)
         ? undefined
-        : 'dist/apps/api/src/main.js is missing, so test/boot.e2e-spec.ts will fail: run `npm run build` (npm test does it first).',
+        : 'dist/apps/api/src/main.js is missing, so test/boot.e2e-spec.ts and test/docs-examples.e2e-spec.ts will fail: run `npm run build` (npm test does it first).',
+  },
+  {
+    name: 'curl',
+    neededBy: (project, file) =>
+      project === 'e2e-sqlite' && file.endsWith('docs-examples.e2e-spec.ts'),
+    check: () =>
+      spawnSync('sh', ['-c', 'command -v curl && command -v bash'], { stdio: 'ignore' }).status ===
+      0
+        ? undefined
+        : 'curl or bash is not installed, so test/docs-examples.e2e-spec.ts (the docs run their examples with them) will fail: `sudo apt-get install curl`.',
   },
   {
     name: 'Chromium',

@@ -57,7 +57,7 @@ describe(VisitorRouter.name, () => {
 
   it.each([
     ['PUT', '/promo', 'links.example'],
-    ['GET', '/', 'links.example'],
+    ['POST', '/', 'links.example'],
     ['POST', '/', 'go.brand.example'],
     ['GET', '/v1/links', 'links.example'],
     ['GET', '/ab', 'links.example'],
@@ -66,8 +66,10 @@ describe(VisitorRouter.name, () => {
     expect(parse(method, url, host)).toBeNull();
   });
 
-  it('claims the root of another host, for its custom domain', () => {
+  it('claims the root of the main domain and of another host, for its custom domain', () => {
     expect(parse('HEAD', '/', 'go.brand.example')?.alias).toBe('');
+    const main = parse('GET', '/?from=x');
+    expect(main && [main.alias, main.isMain, main.rest]).toEqual(['', true, null]);
   });
 
   it('routes an enabled custom domain and passes a disabled one on or answers 404', () => {

@@ -26,8 +26,8 @@ export class VisitorRouter {
   }
 
   /**
-   * The visit a request is, or null when it is not a visitor's (another method, the root of the
-   * main domain, a path that names no alias or a reserved one): those go on to Nest.
+   * The visit a request is, or null when it is not a visitor's (another method, a post to the
+   * root, a path that names no alias or a reserved one): those go on to Nest.
    */
   parse(req: IncomingMessage, res: ServerResponse, next: RequestListener): Visit | null {
     const method = req.method;
@@ -42,7 +42,8 @@ export class VisitorRouter {
     const isMain = host === this.mainHost || host === '';
 
     if (path === '/') {
-      if (isMain || method === 'POST') {
+      // The root: the main domain's page, a custom domain's index URL. A post to it is Nest's.
+      if (method === 'POST') {
         return null;
       }
       return new Visit(req, res, next, host, isMain, '', path, query, null);

@@ -30,7 +30,7 @@ export class Visit {
     /** The Host header's name, lower-case, without port ('' when absent). */
     readonly host: string,
     readonly isMain: boolean,
-    /** The `{alias}` of `/{alias}`; '' for the root of a custom domain. */
+    /** The `{alias}` of `/{alias}`; '' for the root (`/`). */
     readonly alias: string,
     readonly path: string,
     readonly query: string | null,

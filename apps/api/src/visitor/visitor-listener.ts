@@ -8,9 +8,10 @@ import { ScheduleGate } from './gates/schedule.gate';
 import { SensitiveGate } from './gates/sensitive.gate';
 import { SplashGate } from './gates/splash.gate';
 import { TargetingGate } from './gates/targeting.gate';
-import { notFound, PERMANENT_CACHE, redirect, settle, TEMPORARY_CACHE } from './http';
+import { notFound, page, PERMANENT_CACHE, redirect, settle, TEMPORARY_CACHE } from './http';
 import type { VisitorBio } from './pages/bio-page';
 import { bioBlockId, BioPages } from './pages/bio-pages.service';
+import { rootPage } from './pages/visitor-pages';
 import { VisitorRouter } from './router';
 import { SiteServer } from './static/site-server';
 import type { RequestListener, Visit } from './visit';
@@ -18,10 +19,11 @@ import { VisitCounter } from './visit-counter';
 
 /**
  * The visitor side: a plain node:http request handler placed in front of Nest. It answers
- * `/{alias}` (and the root of custom domains) from the in-process cache, records the visit in
- * memory and returns; everything else goes on to Nest. `handle` returns false for requests that
- * are not its own. Longer paths (`/{alias}/...`) are the files of static sites: they are claimed
- * while the link is looked up and handed to `next` (Nest) when the alias is not a static site.
+ * `/{alias}` from the in-process cache, records the visit in memory and returns, and `/` (a page
+ * on the main domain, a custom domain's index URL); everything else goes on to Nest. `handle`
+ * returns false for requests that are not its own. Longer paths (`/{alias}/...`) are the files
+ * of static sites: they are claimed while the link is looked up and handed to `next` (Nest) when
+ * the alias is not a static site.
  *
  * A visit meets, in order: which host, which link, the schedule, the clicks limit, then for a
  * static site its own URLs, or the password, sensitive content, targeting, the splash page and
@@ -59,9 +61,11 @@ export class VisitorListener {
   private readonly answerLink = (visit: Visit, link: VisitorLink | null): void =>
     this.answer(visit, link);
 
-  /** The root of a custom domain goes to its index URL. */
+  /** The root: the main domain's page; a custom domain's index URL, or its 404. */
   private readonly answerRoot = (visit: Visit): void => {
-    if (visit.domain?.indexUrl) {
+    if (visit.domain === null) {
+      page(visit.res, 200, rootPage(), visit.head);
+    } else if (visit.domain.indexUrl) {
       redirect(visit.res, 302, visit.domain.indexUrl, TEMPORARY_CACHE);
     } else {
       notFound(visit.res, visit.domain, visit.head);

@@ -79,6 +79,23 @@ ${o.after}
 `.value;
 }
 
+/**
+ * `GET /` of the main domain: what a browser pointed at the service finds, rather than the API's
+ * JSON 404. The same for every request, so it is rendered once.
+ */
+const ROOT_PAGE = layout({
+  title: 'Linkdock',
+  body: markup`<h1>Linkdock</h1>
+<p>This server runs Linkdock, a self-hosted link shortener. Its short links answer at <code>/{alias}</code>; everything else goes through its JSON API.</p>
+<a class="button" href="/docs">API documentation</a>
+<a class="button secondary" href="/v1/openapi.json">OpenAPI document</a>
+<a class="button secondary" href="/health">Health</a>`,
+});
+
+export function rootPage(): string {
+  return ROOT_PAGE;
+}
+
 export function notFoundPage(): string {
   return layout({
     title: 'Link not found',
