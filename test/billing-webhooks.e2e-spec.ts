@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { Paddle } from '@paddle/paddle-node-sdk';
 import Stripe from 'stripe';
 import { PaymentsRecorder, PlansService } from '@app/auth';
@@ -272,6 +273,16 @@ describe('Payments from processors’ webhooks', () => {
     ['a missing signature', () => null],
     ['another secret', (body: string) => stripeHeader(body, 'whsec_someone_else')],
     ['a timestamp 6 minutes old', (body: string) => stripeHeader(body, STRIPE_SECRET, NOW_S - 360)],
+    // Stripe's docs: the tolerance is "between the timestamp and the current time"; the package
+    // itself only refuses old ones.
+    [
+      'a timestamp an hour ahead',
+      (body: string) => stripeHeader(body, STRIPE_SECRET, NOW_S + 3600),
+    ],
+    [
+      'a timestamp 6 minutes ahead',
+      (body: string) => stripeHeader(body, STRIPE_SECRET, NOW_S + 360),
+    ],
     ['a signature of another body', (body: string) => stripeHeader(body.replace('9999', '1'))],
     ['garbage', () => 't=abc,v1=zz'],
   ])('refuses a Stripe event with %s (400) and writes nothing', async (_what, sign) => {
@@ -386,6 +397,7 @@ describe('Payments from processors’ webhooks', () => {
   it.each([
     ['a stale timestamp', (b: string) => paddleHeader(b, PADDLE_SECRET, NOW_S - 301)],
     ['a timestamp from the future', (b: string) => paddleHeader(b, PADDLE_SECRET, NOW_S + 301)],
+    ['a timestamp an hour ahead', (b: string) => paddleHeader(b, PADDLE_SECRET, NOW_S + 3600)],
     ['another secret', (b: string) => paddleHeader(b, 'pdl_ntfset_other')],
     ['no h1', () => `ts=${NOW_S}`],
     ['a tampered body', (b: string) => paddleHeader(b.replace('"99"', '"1"'))],
@@ -414,16 +426,88 @@ describe('Payments from processors’ webhooks', () => {
     expect(all.body.data).toEqual([]);
   });
 
-  it.each([
-    ['not JSON', 'not json', 'The webhook body is not JSON.'],
-    ['JSON that is not an object', '[]', null],
+  /** Rows in payments, whoever they belong to: a refused event writes none. */
+  async function paymentRows(): Promise<number> {
+    const rows = await t.dataSource.query<{ n: string | number }[]>(
+      'SELECT COUNT(*) AS n FROM payments',
+    );
+    return Number(rows[0].n);
+  }
+
+  type Send = (body: string) => ReturnType<typeof stripe>;
+  const SENDERS: Record<'stripe' | 'paddle' | 'lemonsqueezy', Send> = {
+    stripe: (body) => stripe(body),
+    paddle: (body) => paddle(body),
+    lemonsqueezy: (body) => lemon(body),
+  };
+
+  /**
+   * Sends a correctly signed body and expects it refused: 400 invalid_event with `title` (and
+   * `field`), one warn line in the log, and no payment written.
+   */
+  async function expectRefused(
+    processor: keyof typeof SENDERS,
+    body: string,
+    title: string,
+    field?: string,
+  ) {
+    const before = await paymentRows();
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      const res = await SENDERS[processor](body);
+      expect([res.status, res.body]).toEqual([
+        400,
+        {
+          errors: [
+            {
+              status: 400,
+              title,
+              ...(field === undefined ? {} : { field }),
+              code: 'invalid_event',
+            },
+          ],
+        },
+      ]);
+      expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+        `Refused a signed ${processor} webhook: ${title}`,
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(await paymentRows()).toBe(before);
+  }
+
+  const NOT_AN_EVENT = {
+    stripe: 'The webhook body is not a Stripe event: it needs a type and a data.object.',
+    paddle: 'The webhook body is not a Paddle event: it needs an event_type and a data object.',
+    lemonsqueezy:
+      'The webhook body is not a Lemon Squeezy event: it needs meta.event_name and a data object.',
+  };
+  const JUNK = ['{}', '[]', 'null', '"x"', '0', 'true'];
+  const NOT_JSON = ['not json', '', '{"type":', '\u00ff'];
+
+  const JUNK_CASES: (readonly [keyof typeof SENDERS, string, string])[] = [
+    ...(['stripe', 'paddle', 'lemonsqueezy'] as const).flatMap((p) => [
+      ...JUNK.map((body) => [p, body, NOT_AN_EVENT[p]] as const),
+      ...NOT_JSON.map((body) => [p, body, 'The webhook body is not JSON.'] as const),
+    ]),
+    ['stripe', '{"type":"checkout.session.completed"}', NOT_AN_EVENT.stripe],
+    ['stripe', '{"type":"charge.refunded","data":{}}', NOT_AN_EVENT.stripe],
+    ['stripe', '{"type":"invoice.paid","data":{"object":"x"}}', NOT_AN_EVENT.stripe],
+    ['stripe', '{"type":7,"data":{"object":{}}}', NOT_AN_EVENT.stripe],
+    ['paddle', '{"event_type":"transaction.completed"}', NOT_AN_EVENT.paddle],
+    ['paddle', '{"event_type":"transaction.completed","data":null}', NOT_AN_EVENT.paddle],
+    ['paddle', '{"event_type":"transaction.completed","data":[]}', NOT_AN_EVENT.paddle],
+    ['lemonsqueezy', '{"meta":{"event_name":"order_created"}}', NOT_AN_EVENT.lemonsqueezy],
+    ['lemonsqueezy', '{"meta":{},"data":{}}', NOT_AN_EVENT.lemonsqueezy],
+    ['lemonsqueezy', '{"meta":"order_created","data":{}}', NOT_AN_EVENT.lemonsqueezy],
     [
-      'a transaction without data',
-      '{"event_type":"transaction.completed","data":null}',
+      'paddle',
+      '{"event_type":"transaction.completed","data":{}}',
       'The event has no payment id (or one over 255 characters).',
     ],
     [
-      'an id of 300 characters',
+      'paddle',
       JSON.stringify({
         event_type: 'transaction.completed',
         data: { id: 'x'.repeat(300), currency_code: 'EUR' },
@@ -431,22 +515,136 @@ describe('Payments from processors’ webhooks', () => {
       'The event has no payment id (or one over 255 characters).',
     ],
     [
-      'a currency that is not one',
+      'paddle',
       JSON.stringify({
         event_type: 'transaction.completed',
         data: { id: 'txn_c', currency_code: 'EURO' },
       }),
       'The event has no ISO 4217 currency.',
     ],
-  ])('answers a signed Paddle event with %s without a 5xx', async (_what, body, title) => {
-    const res = await paddle(body);
-    if (title === null) {
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ data: { result: 'ignored', payment_id: null } });
-    } else {
-      expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([{ status: 400, title, code: expect.any(String) }]);
-    }
+  ];
+  it.each(JUNK_CASES)(
+    'refuses a signed %s body %j: 400 invalid_event, never a 5xx',
+    async (p, body, title) => {
+      await expectRefused(p, body, title);
+    },
+  );
+
+  it.each([
+    ['stripe', '{"type":"customer.created","data":{"object":{"id":"cus_1"}}}'],
+    ['paddle', '{"event_type":"customer.created","data":{"id":"ctm_1"}}'],
+    ['lemonsqueezy', '{"meta":{"event_name":"license_key_created"},"data":{"id":"1"}}'],
+  ] as const)('still answers a %s event it does not record with 200 ignored', async (p, body) => {
+    const res = await SENDERS[p](body);
+    expect([res.status, res.body]).toEqual([
+      200,
+      { data: { result: 'ignored', payment_id: null } },
+    ]);
+  });
+
+  /** 999,999,999,999: twelve digits, Stripe's largest amount in any currency (docs/billing.md). */
+  const MAX_MINOR = '999999999999';
+  const amountTitle = (field: string, value: unknown) =>
+    `${field} must be a whole number of minor units from 0 to ${MAX_MINOR}; the event has ${JSON.stringify(value)}.`;
+  const INSANE: unknown[] = [-5, 1e300, 2 ** 62, 1.5, 1e12, Number.MAX_SAFE_INTEGER, '-5', '1e300'];
+
+  it.each(INSANE)('refuses a Stripe payment of %j JPY: 400, logged, nothing written', async (v) => {
+    const body = stripeEvent('checkout.session.completed', {
+      ...session,
+      id: 'cs_insane',
+      mode: 'payment',
+      payment_intent: 'pi_insane',
+      currency: 'jpy',
+      client_reference_id: String(ada.id),
+      amount_subtotal: 500,
+      total_details: { amount_discount: 0 },
+      amount_total: v,
+    });
+    await expectRefused(
+      'stripe',
+      body,
+      amountTitle('data.object.amount_total', v),
+      'data.object.amount_total',
+    );
+    const invoice = stripeEvent('invoice.paid', {
+      id: 'in_insane',
+      object: 'invoice',
+      customer_email: 'ada@example.com',
+      currency: 'jpy',
+      subtotal: 500,
+      amount_paid: v,
+      lines: { data: [{ price: { id: 'price_pro_monthly' } }] },
+    });
+    await expectRefused(
+      'stripe',
+      invoice,
+      amountTitle('data.object.amount_paid', v),
+      'data.object.amount_paid',
+    );
+  });
+
+  it.each([...INSANE, String(2n ** 62n), '1.5', ' 5', '0x10'])(
+    'refuses a Paddle transaction of %j JPY: 400, logged, nothing written',
+    async (v) => {
+      const body = JSON.stringify({
+        event_type: 'transaction.completed',
+        data: {
+          id: 'txn_insane',
+          currency_code: 'JPY',
+          custom_data: { user_id: String(ada.id), plan_id: String(pro) },
+          details: { totals: { subtotal: '500', discount: '0', grand_total: v } },
+        },
+      });
+      const field = 'data.details.totals.grand_total';
+      await expectRefused('paddle', body, amountTitle(field, v), field);
+    },
+  );
+
+  it.each(INSANE)(
+    'refuses a Lemon Squeezy order of %j JPY: 400, logged, nothing written',
+    async (v) => {
+      const body = JSON.stringify({
+        meta: { event_name: 'order_created', custom_data: { user_id: String(ada.id) } },
+        data: {
+          type: 'orders',
+          id: '900',
+          attributes: {
+            user_email: 'ada@example.com',
+            currency: 'JPY',
+            subtotal: 500,
+            discount_total: 0,
+            total: v,
+            status: 'paid',
+          },
+        },
+      });
+      await expectRefused(
+        'lemonsqueezy',
+        body,
+        amountTitle('data.attributes.total', v),
+        'data.attributes.total',
+      );
+    },
+  );
+
+  it('records the largest sane amount, 999,999,999,999 JPY, exactly', async () => {
+    const body = stripeEvent('checkout.session.completed', {
+      ...session,
+      id: 'cs_largest',
+      mode: 'payment',
+      payment_intent: 'pi_largest',
+      currency: 'jpy',
+      customer_details: { email: 'nobody-largest@example.com', name: null },
+      amount_subtotal: 999_999_999_999,
+      total_details: { amount_discount: 0 },
+      amount_total: 999_999_999_999,
+    });
+    const res = await stripe(body);
+    expect(res.body).toEqual({ data: { result: 'recorded', payment_id: expect.any(Number) } });
+    const rows = await t.dataSource.query<{ total_amount: string | number }[]>(
+      `SELECT total_amount FROM payments WHERE payment_id = 'pi_largest'`,
+    );
+    expect(String(rows[0].total_amount)).toBe(MAX_MINOR);
   });
 
   it('records Lemon Squeezy orders in dinars with three decimals, renewals by the earlier plan, and refunds', async () => {

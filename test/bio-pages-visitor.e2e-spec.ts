@@ -135,6 +135,38 @@ describe('Bio pages for visitors', () => {
     expect((await view(`/bio-edit/other`)).status).toBe(404);
   });
 
+  // CONTRACT.md: a path id is `^[1-9][0-9]*$` below 2^53; anything else is 404.
+  it.each(['0{id}', '%2B{id}', '{id}e0', '{id}.0', '%20{id}', '{id}%20', '0', '-1'])(
+    'answers /{alias}/b/%s with 404, counting and storing nothing',
+    async (form) => {
+      const alias = `bio-ids-${form.replace(/\W/g, '')}`;
+      const id = await page(alias);
+      const shop = await block({
+        link_id: id,
+        type: 'link',
+        name: 'Shop',
+        location_url: 'https://shop.example.com/',
+      });
+      const mail = await block({ link_id: id, type: 'email_collector' });
+      const token = await tokenOf(alias, mail);
+
+      const click = await view(`/${alias}/b/${form.replace('{id}', String(shop))}`);
+      expect(click.status).toBe(404);
+      const post = await t.http
+        .post(`/${alias}/b/${form.replace('{id}', String(mail))}`)
+        .set('User-Agent', CHROME)
+        .type('form')
+        .send({ token, email: 'ada@example.com', website: '' })
+        .redirects(0);
+      expect(post.status).toBe(404);
+
+      await t.app.get(VisitRecorder).flush();
+      const got = await t.http.get(`/v1/biolink-blocks/${shop}`).set('Authorization', owner.auth);
+      expect(got.body.data.clicks).toBe(0);
+      expect(await dataOf(mail)).toEqual([]);
+    },
+  );
+
   it('email collector: stores the record and raises data.created in one go, IP not stored', async () => {
     const id = await page('bio-mail');
     const b = await block({

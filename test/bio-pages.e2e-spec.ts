@@ -463,6 +463,40 @@ describe('Bio pages and their blocks', () => {
       }
     });
 
+    it('refuses a block destination with a user name or password (a disguised host)', async () => {
+      const link = await page();
+      const title = (field: string) =>
+        `${field} must not carry a user name or password (user:password@ before the host), which browsers show like part of the address.`;
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [
+          { type: 'link', name: 'Pay', location_url: 'https://paypal.com@evil.example/' },
+          'location_url',
+        ],
+        [
+          { type: 'link', name: 'Login', location_url: 'https://user:pass@host.example/' },
+          'location_url',
+        ],
+        [
+          { type: 'phone_collector', thank_you_url: 'https://paypal.com@evil.example/' },
+          'thank_you_url',
+        ],
+      ];
+      for (const [fields, field] of cases) {
+        const res = await t.http
+          .post('/v1/biolink-blocks')
+          .set('Authorization', owner.auth)
+          .send({ link_id: link, ...fields });
+        expect([res.status, res.body]).toEqual([
+          400,
+          { errors: [{ status: 400, title: title(field), field, code: 'validation_failed' }] },
+        ]);
+      }
+      const list = await t.http
+        .get(`/v1/biolink-blocks?link_id=${link}`)
+        .set('Authorization', owner.auth);
+      expect(list.body.data).toEqual([]);
+    });
+
     it("another user's blocks are 404 to read, update and delete, and absent from lists", async () => {
       const link = await page(stranger);
       const theirs = await block({ link_id: link, type: 'heading', text: 'Mine' }, stranger);

@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
+import Stripe from 'stripe';
 import { VisitRecorder } from '@app/analytics';
 import {
   createTestApp,
@@ -29,6 +31,7 @@ import {
   Outcome,
   percentEncode,
   poolOfPath,
+  Raw,
   Ref,
   requestArb,
   send,
@@ -38,7 +41,9 @@ import {
  * Property-based fuzz over the OpenAPI document: every operation gets requests built from its
  * schema (mostly fitting values, so they reach deep code) mixed with hostile ones, as JSON, forms
  * and multipart. No answer may be a 5xx, every 4xx keeps the contract's error shape, and the
- * server keeps answering /health. Then everything the fuzz stored is visited as an anonymous
+ * server keeps answering /health. Every integer path parameter is also tried with spellings of a
+ * stored id that are not the id (`+9`, `9e0`, `09`...: 404), and the payment webhooks with signed
+ * junk (200 or 400 invalid_event). Then everything the fuzz stored is visited as an anonymous
  * visitor. Replay a failure with the same FUZZ_SEED and FUZZ_RUNS (the server's state depends on
  * every earlier request, so replay the whole file). FUZZ_ONLY narrows the operations by a regular
  * expression on `METHOD /path`, FUZZ_DEBUG=1 prints every request and answer, FUZZ_REPORT=<file>
@@ -69,6 +74,147 @@ const ORDERED = operationsOf(COMMITTED)
   .sort((a, b) => phase(a) - phase(b));
 const BEFORE_VISITS = ORDERED.filter((op) => phase(op) < 4).map((op) => op.key);
 const DELETES = ORDERED.filter((op) => phase(op) === 4).map((op) => op.key);
+
+/**
+ * CONTRACT.md: a path id is `^[1-9][0-9]*$` below 2^53, anything else is 404. Spellings that
+ * `Number()` reads as a stored id (`{id}` is one of the caller's own), and ids that are none.
+ */
+const ID_FORMS = [
+  '%2B{id}',
+  '{id}e0',
+  '0{id}',
+  '%20{id}',
+  '{id}%20',
+  '{id}.0',
+  '{id}%00',
+  '0x{id}',
+  '0',
+  '-1',
+  '9007199254740992',
+];
+const ID_OPERATIONS = ORDERED.filter(
+  (op) => op.pathParams.length > 0 && op.pathParams.every((p) => p.schema?.type === 'integer'),
+).map((op) => op.key);
+
+/** The payment webhooks are outside the document: signed junk is fuzzed on its own. */
+const WEBHOOK_SECRETS = {
+  stripe: 'whsec_fuzz_0123456789abcdef',
+  paddle: 'pdl_ntfset_01fuzz_test',
+  lemonsqueezy: 'lemon-fuzz-secret',
+};
+type Processor = keyof typeof WEBHOOK_SECRETS;
+
+/** Each processor's own signature over `body`, timestamped now (the app runs on the real clock). */
+function signedWebhook(processor: Processor, body: string): HttpRequest {
+  const secret = WEBHOOK_SECRETS[processor];
+  const now = Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (processor === 'stripe') {
+    // The stripe package's own test helper, as its docs recommend.
+    headers['Stripe-Signature'] = Stripe.webhooks.generateTestHeaderString({
+      payload: body,
+      secret,
+      timestamp: now,
+    });
+  } else if (processor === 'paddle') {
+    // Paddle Billing: ts=…;h1=HMAC-SHA256(ts:body), as @paddle/paddle-node-sdk verifies it.
+    const h1 = createHmac('sha256', secret).update(`${now}:${body}`).digest('hex');
+    headers['Paddle-Signature'] = `ts=${now};h1=${h1}`;
+  } else {
+    headers['X-Signature'] = createHmac('sha256', secret).update(body).digest('hex');
+  }
+  return { method: 'post', url: `/webhooks/${processor}`, headers, body };
+}
+
+/** Amounts in every form processors never send, beside fitting ones. */
+const amountArb = fc.oneof(
+  fc.constantFrom(-5, 1e300, 2 ** 62, 1.5, 1e12, Number.MAX_SAFE_INTEGER, '-5', '1e300', '1.5'),
+  fc.integer({ min: 0, max: 100_000 }),
+  fc.string({ maxLength: 8 }),
+  fc.constant(null),
+);
+
+/** Bodies that are events in part: the right envelope around junk, junk around the right amounts. */
+const webhookBodyArb: fc.Arbitrary<[Processor, string]> = fc.oneof(
+  fc.tuple(
+    fc.constantFrom<Processor>('stripe', 'paddle', 'lemonsqueezy'),
+    fc.oneof(
+      fc.json({ maxDepth: 3 }),
+      fc.constantFrom('{}', '[]', 'null', '"x"', '0', 'not json', '', '{"type":'),
+    ),
+  ),
+  fc
+    .record({
+      type: fc.constantFrom('checkout.session.completed', 'invoice.paid', 'charge.refunded', 'x'),
+      data: fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.record({
+          object: fc.record(
+            {
+              id: fc.constantFrom('cs_f', 'in_f', ''),
+              mode: fc.constantFrom('payment', 'subscription'),
+              payment_status: fc.constantFrom('paid', 'unpaid'),
+              currency: fc.constantFrom('jpy', 'eur', 'xxx', ''),
+              amount_total: amountArb,
+              amount_subtotal: amountArb,
+              amount_paid: amountArb,
+              refunded: fc.boolean(),
+            },
+            { requiredKeys: [] },
+          ),
+        }),
+      ),
+    })
+    .map((event): [Processor, string] => ['stripe', JSON.stringify(event)]),
+  fc
+    .record({
+      event_type: fc.constantFrom('transaction.completed', 'transaction.created'),
+      data: fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.record(
+          {
+            id: fc.constantFrom('txn_f', ''),
+            currency_code: fc.constantFrom('JPY', 'EUR', 'EURO'),
+            details: fc.record({
+              totals: fc.record({
+                subtotal: amountArb,
+                discount: amountArb,
+                grand_total: amountArb,
+              }),
+            }),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    })
+    .map((event): [Processor, string] => ['paddle', JSON.stringify(event)]),
+  fc
+    .record({
+      meta: fc.oneof(
+        fc.record({
+          event_name: fc.constantFrom('order_created', 'subscription_payment_success', 'x'),
+        }),
+        fc.jsonValue({ maxDepth: 1 }),
+      ),
+      data: fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.record({
+          id: fc.constantFrom('1', 2, ''),
+          attributes: fc.record(
+            {
+              status: fc.constantFrom('paid', 'pending'),
+              currency: fc.constantFrom('JPY', 'KWD', ''),
+              subtotal: amountArb,
+              total: amountArb,
+              discount_total: amountArb,
+            },
+            { requiredKeys: [] },
+          ),
+        }),
+      ),
+    })
+    .map((event): [Processor, string] => ['lemonsqueezy', JSON.stringify(event)]),
+);
 
 /** One seed per operation, so that operations do not all get the same sequence of choices. */
 function seedOf(key: string): number {
@@ -177,7 +323,14 @@ describe(`Fuzzing the API from its OpenAPI document (FUZZ_SEED=${SEED}, FUZZ_RUN
   beforeAll(async () => {
     dns = await startTestDnsServer();
     t = await createTestApp({
-      env: { DNS_SERVERS: dns.address, API_RATE_LIMIT: '1000000', NOTIFY_TIMEOUT_MS: '500' },
+      env: {
+        DNS_SERVERS: dns.address,
+        API_RATE_LIMIT: '1000000',
+        NOTIFY_TIMEOUT_MS: '500',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRETS.stripe,
+        PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRETS.paddle,
+        LEMONSQUEEZY_WEBHOOK_SECRET: WEBHOOK_SECRETS.lemonsqueezy,
+      },
     });
     owner = await t.createUser();
     other = await t.createUser();
@@ -326,6 +479,63 @@ describe(`Fuzzing the API from its OpenAPI document (FUZZ_SEED=${SEED}, FUZZ_RUN
   });
 
   it.each(BEFORE_VISITS)('%s: no 5xx, 4xx in the error shape, /health still up', fuzz, 300_000);
+
+  it.each(ID_OPERATIONS)(
+    '%s: spellings of a stored id that are not the id are a 404 in the error shape',
+    async (key) => {
+      const op = live.get(key);
+      if (!op) {
+        throw new Error(`${key} is in docs/openapi.json but not in the served document`);
+      }
+      const failures: Failure[] = [];
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...ID_FORMS), fc.nat(50), async (form, index) => {
+          const id = pools.resolve(new Ref(poolOfPath(op.path), 'own', index));
+          const raw = new Raw(form.replace('{id}', String(id)));
+          const input: FuzzInput = {
+            ids: op.pathParams.map(() => raw),
+            query: [],
+            rawQuery: [],
+            team: undefined,
+            body: null,
+          };
+          const req = materialize(op, input, pools.resolve);
+          req.headers.Authorization = owner.auth;
+          const outcome = await send(t.http, req, API_TIMEOUT_MS);
+          if (outcome === null) return;
+          stats.requests += 1;
+          const problem =
+            outcome.status === 404 ? apiProblem(outcome) : `status ${outcome.status}, not 404`;
+          record(key, req, outcome, problem, failures);
+        }),
+        { seed: seedOf(`ids ${key}`), numRuns: 2 * ID_FORMS.length },
+      );
+      assertNone(failures, `id spellings for ${key}`);
+    },
+    300_000,
+  );
+
+  it('answers signed junk to the payment webhooks with 200 or 400 invalid_event, never a 5xx', async () => {
+    const failures: Failure[] = [];
+    await fc.assert(
+      fc.asyncProperty(webhookBodyArb, async ([processor, body]) => {
+        const req = signedWebhook(processor, body);
+        const outcome = await send(t.http, req, API_TIMEOUT_MS);
+        if (outcome === null) return;
+        stats.requests += 1;
+        const code = (outcome.body as { errors?: { code?: unknown }[] } | null)?.errors?.[0]?.code;
+        const problem =
+          apiProblem(outcome) ??
+          (outcome.status === 200 || (outcome.status === 400 && code === 'invalid_event')
+            ? null
+            : `status ${outcome.status} ${String(code)}, not 200 or 400 invalid_event`);
+        record(`webhook ${processor}`, req, outcome, problem, failures);
+      }),
+      { seed: seedOf('webhooks'), numRuns: Math.max(RUNS, 100) * 3 },
+    );
+    await checkHealth('webhooks', failures);
+    assertNone(failures, 'signed webhook bodies');
+  }, 300_000);
 
   it('serves what the fuzz stored to anonymous visitors without a 5xx', async () => {
     const failures: Failure[] = [];

@@ -446,6 +446,79 @@ describe('Links API', () => {
     });
   });
 
+  // `https://paypal.com@evil.example/` goes to evil.example: userinfo is a phishing disguise.
+  const CREDENTIALS = (field: string) =>
+    `${field} must not carry a user name or password (user:password@ before the host), which browsers show like part of the address.`;
+
+  it.each([
+    ['location_url', { location_url: 'https://paypal.com@evil.example/' }],
+    ['location_url', { location_url: 'https://user:pass@host.example/' }],
+    [
+      'expiration_url',
+      { location_url: 'https://example.com/', expiration_url: 'https://a:b@evil.example/' },
+    ],
+  ])('refuses %s with a user name or password, and creates nothing', async (field, fields) => {
+    const before = (await t.http.get('/v1/links').set('Authorization', owner.auth)).body.meta.total;
+    const res = await create(fields);
+    expect([res.status, res.body]).toEqual([
+      400,
+      { errors: [{ status: 400, title: CREDENTIALS(field), field, code: 'validation_failed' }] },
+    ]);
+    const after = (await t.http.get('/v1/links').set('Authorization', owner.auth)).body.meta.total;
+    expect(after).toBe(before);
+  });
+
+  it('refuses a targeting destination with credentials, on create and on update', async () => {
+    const rule = {
+      targeting_type: 'country_code',
+      targeting_country_code_key: ['US', 'FR'],
+      targeting_country_code_value: ['https://example.com/us', 'https://paypal.com@evil.example/'],
+    };
+    const expected = {
+      errors: [
+        {
+          status: 400,
+          title: CREDENTIALS('targeting_country_code_value[1]'),
+          field: 'targeting_country_code_value',
+          code: 'validation_failed',
+        },
+      ],
+    };
+    const res = await create({ location_url: 'https://example.com/', ...rule });
+    expect([res.status, res.body]).toEqual([400, expected]);
+    const id = await createId({ location_url: 'https://example.com/kept' });
+    const update = await t.http.post(`/v1/links/${id}`).set('Authorization', owner.auth).send(rule);
+    expect([update.status, update.body]).toEqual([400, expected]);
+    expect((await get(id)).body.data.settings).toEqual(defaultSettings());
+  });
+
+  it('keeps reading, updating and redirecting a link stored with credentials before the rule', async () => {
+    const id = await createId({ location_url: 'https://example.com/old', url: 'old-userinfo' });
+    const stored = 'https://user:pass@old.example/path';
+    await t.dataSource.query(`UPDATE links SET location_url = '${stored}' WHERE id = ${id}`);
+    expect((await get(id)).body.data.location_url).toBe(stored);
+    // An update that does not send location_url keeps it.
+    const update = await t.http
+      .post(`/v1/links/${id}`)
+      .set('Authorization', owner.auth)
+      .send({ http_status_code: 307 });
+    expect([update.status, update.body]).toEqual([200, { data: { id } }]);
+    const visit = await t.http.get('/old-userinfo').redirects(0);
+    expect([visit.status, visit.headers.location]).toEqual([307, stored]);
+    // Sending it again is a new write: refused.
+    const again = await t.http
+      .post(`/v1/links/${id}`)
+      .set('Authorization', owner.auth)
+      .send({ location_url: stored });
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0]).toEqual({
+      status: 400,
+      title: CREDENTIALS('location_url'),
+      field: 'location_url',
+      code: 'validation_failed',
+    });
+  });
+
   it('updates partially: disable, re-enable, move, clear the password, and emits a change event', async () => {
     const id = await createId({
       location_url: 'https://example.com/one',

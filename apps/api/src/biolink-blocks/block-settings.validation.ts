@@ -1,4 +1,10 @@
-import { isValidTimeZone, normalizeHttpUrl, Problem } from '@app/common';
+import {
+  hasUrlCredentials,
+  isValidTimeZone,
+  normalizeHttpUrl,
+  Problem,
+  urlCredentialsMessage,
+} from '@app/common';
 import { BiolinkBlockType } from '@app/database';
 import { SOCIAL_NETWORKS } from '@app/signatures';
 
@@ -122,6 +128,8 @@ function read(field: string, rule: Kind, raw: unknown): { value?: unknown; probl
     case 'url': {
       if (value === '') return { value: null };
       const href = normalizeHttpUrl(value);
+      if (href !== null && hasUrlCredentials(href))
+        return { problem: urlCredentialsMessage(field) };
       return href === null || href.length > 2048
         ? { problem: `${field} must be an http:// or https:// URL with a host.` }
         : { value: href };

@@ -1,5 +1,5 @@
 import { Problem } from '@app/common';
-import { normalizeHttpUrl } from '@app/common';
+import { hasUrlCredentials, normalizeHttpUrl, urlCredentialsMessage } from '@app/common';
 import { TargetingRule, TargetingType, TARGETING_TYPES } from '@app/database';
 import { MAX_TARGETING_RULES } from './dto/create-link.dto';
 
@@ -47,8 +47,11 @@ export function parseTargeting(
     if (key === null) {
       problems.push({ title: `${keyField}[${i}]: ${describeKey(type)}.`, field: keyField });
     }
-    const valueOk = value !== null && value.length <= 2048;
-    if (!valueOk) {
+    const credentials = value !== null && hasUrlCredentials(value);
+    const valueOk = value !== null && value.length <= 2048 && !credentials;
+    if (credentials) {
+      problems.push({ title: urlCredentialsMessage(`${valueField}[${i}]`), field: valueField });
+    } else if (!valueOk) {
       problems.push({
         title: `${valueField}[${i}] must be an http:// or https:// URL with a host.`,
         field: valueField,

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   channel_unavailable: 400,
   archive_rejected: 400,
   invalid_signature: 400,
+  invalid_event: 400,
   unauthorized: 401,
   forbidden: 403,
   plan_limit_reached: 403,

@@ -5,6 +5,7 @@ import {
   IntRange,
   IsFormBoolean,
   IsHexColor,
+  IsHttpUrl,
   isHttpUrl,
   normalizeHttpUrl,
   OptionalText,
@@ -49,6 +50,11 @@ class FormDto {
 
   @IsFormBoolean()
   flag!: boolean;
+}
+
+class UrlDto {
+  @IsHttpUrl()
+  location_url!: string;
 }
 
 class TextDto {
@@ -160,6 +166,65 @@ describe(isHttpUrl.name, () => {
     ]) {
       expect([bad, isHttpUrl(bad)]).toEqual([bad, false]);
     }
+  });
+});
+
+/** A user name or password before the host: `https://paypal.com@evil.example/` goes to evil.example. */
+const WITH_CREDENTIALS = [
+  'https://paypal.com@evil.example/',
+  'https://user:pass@host.example/',
+  'http://user@host.example:8080/a',
+  'https://:secret@host.example/',
+  'https://paypal.com%40login@evil.example/',
+  'https://a:b@[::1]/',
+];
+
+describe(`${isHttpUrl.name} and credentials`, () => {
+  it.each(WITH_CREDENTIALS)('refuses %s, a host disguised by userinfo', (url) => {
+    expect(isHttpUrl(url)).toBe(false);
+  });
+
+  it('takes an @ after the host (path, query, fragment) and an empty userinfo the parser drops', () => {
+    for (const good of [
+      'https://example.com/@user',
+      'https://example.com/?to=a@b.example',
+      'https://example.com/#x@y',
+      'https://@example.com/',
+    ]) {
+      expect([good, isHttpUrl(good)]).toEqual([good, true]);
+    }
+  });
+
+  it('still normalizes such URLs for what reads stored rows (only new writes are refused)', () => {
+    expect(normalizeHttpUrl(' https://User:Pass@Host.example/a/../b ')).toBe(
+      'https://User:Pass@host.example/b',
+    );
+  });
+});
+
+describe(IsHttpUrl.name, () => {
+  it('stores the normalized URL', async () => {
+    expect(await validate(UrlDto, { location_url: 'HTTPS://Example.com' })).toEqual({
+      location_url: 'https://example.com/',
+    });
+  });
+
+  it.each(WITH_CREDENTIALS)('refuses %s naming the field and the rule', async (url) => {
+    expect(await entriesOf(UrlDto, { location_url: url })).toEqual([
+      problem(
+        'location_url',
+        'location_url must not carry a user name or password (user:password@ before the host), which browsers show like part of the address.',
+      ),
+    ]);
+  });
+
+  it('says what a URL is when it is none', async () => {
+    expect(await entriesOf(UrlDto, { location_url: 'example.com' })).toEqual([
+      problem(
+        'location_url',
+        'location_url must be an http:// or https:// URL with a host, at most 2048 characters.',
+      ),
+    ]);
   });
 });
 

@@ -83,18 +83,22 @@ export function Required(): Decorator {
  * An absolute http(s) URL with a host, stored as a browser resolves it: WHATWG `URL.href`, so the
  * host is lower-case punycode (`bücher.example` is `xn--bcher-kva.example`, a fullwidth dot is a
  * dot), the path, query and fragment are percent-encoded, and `a/../b` is `b`. That form is plain
- * ASCII, so it can always be sent in a `Location` header. The length limit applies to it.
+ * ASCII, so it can always be sent in a `Location` header. The length limit applies to it. A URL
+ * with credentials is refused (see `hasUrlCredentials`).
  */
 export function IsHttpUrl(maxLength = 2048): Decorator {
   return applyDecorators(
     Transform(({ value }: { value: unknown }) =>
       typeof value === 'string' ? (normalizeHttpUrl(value) ?? value.trim()) : value,
     ),
+    NoUrlCredentials(),
     ValidateBy({
       name: 'isHttpUrl',
       validator: {
         validate: (value: unknown) =>
-          typeof value === 'string' && value.length <= maxLength && isHttpUrl(value),
+          typeof value === 'string' &&
+          value.length <= maxLength &&
+          normalizeHttpUrl(value) !== null,
         defaultMessage: ({ property }: ValidationArguments) =>
           `${property} must be an http:// or https:// URL with a host, at most ${maxLength} characters`,
       },
@@ -102,12 +106,48 @@ export function IsHttpUrl(maxLength = 2048): Decorator {
   );
 }
 
+/** The title of a URL refused for its credentials, naming the field. */
+export function urlCredentialsMessage(field: string): string {
+  return `${field} must not carry a user name or password (user:password@ before the host), which browsers show like part of the address.`;
+}
+
+/**
+ * Refuses an http(s) URL with credentials, with its own message; anything that is no URL passes
+ * here (the URL rule beside it says so). Written above that rule: a URL with credentials fails
+ * only this one.
+ */
+export function NoUrlCredentials(): Decorator {
+  return ValidateBy({
+    name: 'noUrlCredentials',
+    validator: {
+      validate: (value: unknown) => {
+        const href = typeof value === 'string' ? normalizeHttpUrl(value) : null;
+        return href === null || !hasUrlCredentials(href);
+      },
+      defaultMessage: ({ property }: ValidationArguments) => urlCredentialsMessage(property),
+    },
+  });
+}
+
 /** C0 control characters and DEL: a URL parser drops some of them silently, so they are refused. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+/** An http(s) URL that a new write may store: see `normalizeHttpUrl` and `hasUrlCredentials`. */
 export function isHttpUrl(value: string): boolean {
-  return normalizeHttpUrl(value) !== null;
+  const href = normalizeHttpUrl(value);
+  return href !== null && !hasUrlCredentials(href);
+}
+
+/**
+ * Whether a URL (a `normalizeHttpUrl` result) has a user name or password. `https://paypal.com@
+ * evil.example/` goes to evil.example but reads as paypal.com: a phishing disguise, so new URLs
+ * may not have them. Rows stored before this rule are still read and served: `normalizeHttpUrl`
+ * keeps parsing them.
+ */
+export function hasUrlCredentials(href: string): boolean {
+  const url = new URL(href);
+  return url.username !== '' || url.password !== '';
 }
 
 /**

@@ -1,4 +1,13 @@
-import { frequencyOf, idOf, minorOf, pick, text, type WebhookOutcome } from './webhook-outcome';
+import { isObject } from '@app/common';
+import {
+  frequencyOf,
+  idOf,
+  invalidEvent,
+  minorOf,
+  pick,
+  text,
+  type WebhookOutcome,
+} from './webhook-outcome';
 
 /**
  * Reads a verified Lemon Squeezy event. `meta.custom_data` keys: `user_id`, `plan_id`,
@@ -7,11 +16,18 @@ import { frequencyOf, idOf, minorOf, pick, text, type WebhookOutcome } from './w
  * `order_created`; `subscription_payment_success` records the renewals.
  */
 export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
-  const event = text(pick(body, 'meta', 'event_name'));
+  // Lemon Squeezy's webhook body: `meta.event_name` and the object it is about in `data`.
+  const event = pick(body, 'meta', 'event_name');
+  if (typeof event !== 'string' || !isObject(pick(body, 'data'))) {
+    throw invalidEvent(
+      'The webhook body is not a Lemon Squeezy event: it needs meta.event_name and a data object.',
+    );
+  }
   const custom = pick(body, 'meta', 'custom_data');
   const id = idText(pick(body, 'data', 'id'));
   const a = pick(body, 'data', 'attributes');
-  const common = {
+  // Read only for the events that record a payment.
+  const common = () => ({
     processor: 'lemonsqueezy' as const,
     userId: idOf(pick(custom, 'user_id')),
     email: text(pick(a, 'user_email')) ?? '',
@@ -19,19 +35,19 @@ export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
     planId: idOf(pick(custom, 'plan_id')),
     frequency: frequencyOf(pick(custom, 'frequency')),
     currency: (text(pick(a, 'currency')) ?? '').toUpperCase(),
-    baseAmount: minorOf(pick(a, 'subtotal')),
-    discountAmount: minorOf(pick(a, 'discount_total')),
-    totalAmount: minorOf(pick(a, 'total')),
+    baseAmount: minorOf(pick(a, 'subtotal'), 'data.attributes.subtotal'),
+    discountAmount: minorOf(pick(a, 'discount_total'), 'data.attributes.discount_total'),
+    totalAmount: minorOf(pick(a, 'total'), 'data.attributes.total'),
     code: null,
-  };
-  switch (event ?? '') {
+  });
+  switch (event) {
     case 'order_created': {
       if (pick(a, 'status') !== 'paid') return { kind: 'ignored', reason: 'the order is not paid' };
       const variant = idText(pick(a, 'first_order_item', 'variant_id'));
       return {
         kind: 'payment',
         payment: {
-          ...common,
+          ...common(),
           paymentId: `order:${id}`,
           priceId: variant === '' ? null : variant,
           type: 'one_time',
@@ -48,7 +64,7 @@ export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
       return {
         kind: 'payment',
         payment: {
-          ...common,
+          ...common(),
           paymentId: `subscription-invoice:${id}`,
           priceId: null,
           type: 'recurring',
@@ -60,7 +76,7 @@ export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
     default:
       return {
         kind: 'ignored',
-        reason: `${event ?? 'this event'} is not an event Linkdock records`,
+        reason: `${event} is not an event Linkdock records`,
       };
   }
 }

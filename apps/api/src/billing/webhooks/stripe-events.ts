@@ -1,24 +1,33 @@
+import { isObject } from '@app/common';
 import {
   cycleFrequency,
   frequencyOf,
   idOf,
+  invalidEvent,
   minorOf,
   pick,
   text,
   type WebhookOutcome,
 } from './webhook-outcome';
 
+/** Where amounts are in the event, for the field of an error. */
+const AT = 'data.object';
+
 /**
  * Reads a verified Stripe event. Metadata keys: `user_id` (or the session's `client_reference_id`),
  * `plan_id`, `frequency`, `price_id`. A subscription's first invoice is recorded once whether
  * `checkout.session.completed` or `invoice.paid` comes first: both name it by the invoice id.
  */
-export function readStripeEvent(event: {
-  type: string;
-  data: { object: unknown };
-}): WebhookOutcome {
-  const o = event.data.object;
-  switch (event.type) {
+export function readStripeEvent(event: unknown): WebhookOutcome {
+  // Stripe's Event object: `type` and the object it is about in `data.object`.
+  const type = pick(event, 'type');
+  const o = pick(event, 'data', 'object');
+  if (typeof type !== 'string' || !isObject(o)) {
+    throw invalidEvent(
+      'The webhook body is not a Stripe event: it needs a type and a data.object.',
+    );
+  }
+  switch (type) {
     case 'checkout.session.completed': {
       if (pick(o, 'payment_status') !== 'paid') {
         return { kind: 'ignored', reason: 'the session is not paid yet' };
@@ -42,9 +51,12 @@ export function readStripeEvent(event: {
           frequency: frequencyOf(pick(meta, 'frequency')) ?? (subscription ? null : 'lifetime'),
           type: subscription ? 'recurring' : 'one_time',
           currency: (text(pick(o, 'currency')) ?? '').toUpperCase(),
-          baseAmount: minorOf(pick(o, 'amount_subtotal')),
-          discountAmount: minorOf(pick(o, 'total_details', 'amount_discount')),
-          totalAmount: minorOf(pick(o, 'amount_total')),
+          baseAmount: minorOf(pick(o, 'amount_subtotal'), `${AT}.amount_subtotal`),
+          discountAmount: minorOf(
+            pick(o, 'total_details', 'amount_discount'),
+            `${AT}.total_details.amount_discount`,
+          ),
+          totalAmount: minorOf(pick(o, 'amount_total'), `${AT}.amount_total`),
           code: null,
         },
       };
@@ -58,7 +70,11 @@ export function readStripeEvent(event: {
       const price = pick(line, 'price');
       const discounts = pick(o, 'total_discount_amounts');
       const discount = Array.isArray(discounts)
-        ? discounts.reduce((sum: number, d) => sum + minorOf(pick(d, 'amount')), 0)
+        ? discounts.reduce(
+            (sum: number, d, i) =>
+              sum + minorOf(pick(d, 'amount'), `${AT}.total_discount_amounts.${i}.amount`),
+            0,
+          )
         : 0;
       return {
         kind: 'payment',
@@ -78,9 +94,9 @@ export function readStripeEvent(event: {
             ),
           type: 'recurring',
           currency: (text(pick(o, 'currency')) ?? '').toUpperCase(),
-          baseAmount: minorOf(pick(o, 'subtotal')),
+          baseAmount: minorOf(pick(o, 'subtotal'), `${AT}.subtotal`),
           discountAmount: discount,
-          totalAmount: minorOf(pick(o, 'amount_paid')),
+          totalAmount: minorOf(pick(o, 'amount_paid'), `${AT}.amount_paid`),
           code: null,
         },
       };
@@ -95,6 +111,6 @@ export function readStripeEvent(event: {
       return { kind: 'refund', processor: 'stripe', paymentIds: ids };
     }
     default:
-      return { kind: 'ignored', reason: `${event.type} is not an event Linkdock records` };
+      return { kind: 'ignored', reason: `${type} is not an event Linkdock records` };
   }
 }

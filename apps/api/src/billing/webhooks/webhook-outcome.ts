@@ -4,7 +4,7 @@ import {
   type PaymentInput,
   type PaymentProcessor,
 } from '@app/auth';
-import { isObject } from '@app/common';
+import { AppError, isObject } from '@app/common';
 
 /** A payment as read from a processor's event, before its plan is known for sure. */
 export interface ReadPayment extends Omit<PaymentInput, 'planId' | 'frequency'> {
@@ -45,11 +45,39 @@ export function idOf(value: unknown): number | null {
   return raw !== null && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
 }
 
-/** Minor units as processors send them: whole numbers, as numbers (Stripe, Lemon Squeezy) or strings (Paddle). */
-export function minorOf(value: unknown): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
-  return 0;
+/**
+ * A signed body Linkdock cannot read as an event: 400 `invalid_event`. `field` is the path of the
+ * value at fault inside the event, when there is one.
+ */
+export function invalidEvent(title: string, field?: string): AppError {
+  return new AppError('invalid_event', title, field);
+}
+
+/**
+ * The largest amount accepted, in minor units: twelve digits, Stripe's largest charge in any
+ * currency (its docs' "Minimum and maximum charge amounts"; 999,999,999,999 rupiah), far below
+ * 2^53 so that sums stay exact. See docs/billing.md.
+ */
+export const MAX_MINOR_UNITS = 999_999_999_999;
+
+/**
+ * Minor units as processors send them: whole numbers, as numbers (Stripe, Lemon Squeezy) or
+ * strings of digits (Paddle); absent is 0. Anything else (negative, fractional, exponent,
+ * non-finite, above MAX_MINOR_UNITS) refuses the event, naming `field`.
+ */
+export function minorOf(value: unknown, field: string): number {
+  if (value === undefined || value === null) return 0;
+  const minor =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{1,16}$/.test(value)
+        ? Number(value)
+        : NaN;
+  if (Number.isSafeInteger(minor) && minor >= 0 && minor <= MAX_MINOR_UNITS) return minor;
+  throw invalidEvent(
+    `${field} must be a whole number of minor units from 0 to ${MAX_MINOR_UNITS}; the event has ${JSON.stringify(value)}.`,
+    field,
+  );
 }
 
 export function frequencyOf(value: unknown): PaymentFrequency | null {

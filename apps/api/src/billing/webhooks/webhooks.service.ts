@@ -13,7 +13,12 @@ import { readLemonSqueezyEvent } from './lemonsqueezy-events';
 import { readPaddleEvent } from './paddle-events';
 import { verifyLemonSqueezy, verifyPaddle, verifyStripe } from './signatures';
 import { readStripeEvent } from './stripe-events';
-import { frequencyOf, type ReadPayment, type WebhookOutcome } from './webhook-outcome';
+import {
+  frequencyOf,
+  invalidEvent,
+  type ReadPayment,
+  type WebhookOutcome,
+} from './webhook-outcome';
 
 /** What a webhook answers (200): what was done with the event. */
 export interface WebhookResult {
@@ -55,15 +60,22 @@ export class WebhooksService {
       return Array.isArray(value) ? value[0] : value;
     };
     const now = this.clock.now().getTime();
-    let outcome: WebhookOutcome;
     if (processor === 'stripe') {
-      outcome = readStripeEvent(verifyStripe(body, header('stripe-signature'), secret, now));
+      verifyStripe(body, header('stripe-signature'), secret, now);
     } else if (processor === 'paddle') {
       verifyPaddle(body, header('paddle-signature'), secret, Math.floor(now / 1000));
-      outcome = readPaddleEvent(parseJson(body));
     } else {
       verifyLemonSqueezy(body, header('x-signature'), secret);
-      outcome = readLemonSqueezyEvent(parseJson(body));
+    }
+    let outcome: WebhookOutcome;
+    try {
+      outcome = checked(READERS[processor](parseJson(body)));
+    } catch (error) {
+      // Signed, so it came from the processor (or someone holding the secret): worth a look.
+      if (error instanceof AppError && error.code === 'invalid_event') {
+        this.logger.warn(`Refused a signed ${processor} webhook: ${error.message}`);
+      }
+      throw error;
     }
     return this.apply(outcome);
   }
@@ -81,15 +93,6 @@ export class WebhooksService {
       return { result: 'ignored', payment_id: null };
     }
     const read = outcome.payment;
-    if (!read.paymentId || read.paymentId.length > 255) {
-      throw new AppError(
-        'validation_failed',
-        'The event has no payment id (or one over 255 characters).',
-      );
-    }
-    if (currencyExponent(read.currency) === null) {
-      throw new AppError('validation_failed', 'The event has no ISO 4217 currency.');
-    }
     const { planId, frequency } = await this.planOf(read);
     const type = read.typeFromFrequency
       ? frequency === 'lifetime'
@@ -139,10 +142,29 @@ export class WebhooksService {
   }
 }
 
+const READERS: Record<WebhookProcessor, (body: unknown) => WebhookOutcome> = {
+  stripe: readStripeEvent,
+  paddle: readPaddleEvent,
+  lemonsqueezy: readLemonSqueezyEvent,
+};
+
 function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString('utf8')) as unknown;
   } catch {
-    throw new AppError('malformed_body', 'The webhook body is not JSON.');
+    throw invalidEvent('The webhook body is not JSON.');
   }
+}
+
+/** A payment needs its processor's id and a currency; the amounts were checked as they were read. */
+function checked(outcome: WebhookOutcome): WebhookOutcome {
+  if (outcome.kind !== 'payment') return outcome;
+  const read = outcome.payment;
+  if (!read.paymentId || read.paymentId.length > 255) {
+    throw invalidEvent('The event has no payment id (or one over 255 characters).');
+  }
+  if (currencyExponent(read.currency) === null) {
+    throw invalidEvent('The event has no ISO 4217 currency.');
+  }
+  return outcome;
 }

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsString, MaxLength, ValidateBy, ValidationArguments } from 'class-validator';
-import { isHttpUrl, normalizeHttpUrl } from '@app/common';
+import { isHttpUrl, normalizeHttpUrl, NoUrlCredentials } from '@app/common';
 import { hostProblem, normaliseHost } from '../host';
 
 export const DOMAIN_SCHEMES = ['https://', 'http://'] as const;
@@ -51,6 +51,7 @@ export function IsOptionalHttpUrl(): Decorator {
     Transform(({ value }: { value: unknown }) =>
       typeof value === 'string' ? (normalizeHttpUrl(value) ?? value.trim()) : value,
     ),
+    NoUrlCredentials(),
     ValidateBy({
       name: 'isOptionalHttpUrl',
       validator: {

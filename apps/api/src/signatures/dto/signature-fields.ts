@@ -18,6 +18,7 @@ import {
   IsHexColor,
   isHttpUrl,
   normalizeHttpUrl,
+  NoUrlCredentials,
   Trim,
 } from '@app/common';
 import {
@@ -68,6 +69,7 @@ function httpUrl(): Decorator {
     Trim(),
     unlessEmpty(),
     MaxLength(512, { message: msg('must be at most 512 characters') }),
+    NoUrlCredentials(),
     ValidateBy(
       {
         name: 'isHttpUrl',

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { buildTrustedProxies, clientIp, Clock, type TrustedProxies } from '@app/common';
+import { buildTrustedProxies, clientIp, Clock, parseId, type TrustedProxies } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   BiolinkBlocksRepository,
@@ -31,12 +31,12 @@ const RENDER_REUSE_MS = 15 * 60_000;
 export const FORM_POSTS_PER_MINUTE = 10;
 const EMAIL = /^[^\s@<>"'`(),;:\\]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
 const TAKEN = 'Someone has just booked that time. Please choose another.';
-const BLOCK_REST = /^\/b\/(\d{1,10})$/;
+const BLOCK_REST = /^\/b\/([^/]+)$/;
 
-/** The block a `/{alias}/b/{id}` path names, or null for any other path. */
+/** The block a `/{alias}/b/{id}` path names (the API's one rule for ids), or null for any other path. */
 export function bioBlockId(rest: string): number | null {
   const match = BLOCK_REST.exec(rest);
-  return match ? Number(match[1]) : null;
+  return match ? parseId(match[1]) : null;
 }
 
 /**
