@@ -31,7 +31,7 @@ export class SqliteWriteLock {
         const held = Atomics.compareExchange(this.state, 0, FREE, OWNER);
         if (held === FREE) return;
         const wait = Atomics.waitAsync(this.state, 0, held);
-        if (wait.async) await wait.value;
+        if (wait.async) await keptAlive(wait.value);
       }
     } finally {
       Atomics.sub(this.state, WAITING, 1);
@@ -74,6 +74,20 @@ export class SqliteWriteLock {
   release(): void {
     Atomics.store(this.state, 0, FREE);
     Atomics.notify(this.state, 0);
+  }
+}
+
+/**
+ * A pending `Atomics.waitAsync` does not keep node running: while an unref'd thread (the WAL
+ * checkpointer) holds the lock, a start-up with nothing else pending (migrations) would end the
+ * process with exit code 0 in the middle of its transaction.
+ */
+async function keptAlive<T>(promise: Promise<T>): Promise<T> {
+  const timer = setInterval(() => undefined, 1 << 30);
+  try {
+    return await promise;
+  } finally {
+    clearInterval(timer);
   }
 }
 
