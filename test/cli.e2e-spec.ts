@@ -153,6 +153,8 @@ describe('Command line', () => {
         /^Usage: npm run cli -- <command> \[options\]\n\n {2}user:create --email E/,
       ),
     ]);
+    const twoWords = await cli('export', 'users', '--email', 'keys@example.com');
+    expect([twoWords.code, twoWords.err[0]]).toEqual([2, 'Unknown command "export users".']);
     const help = await cli('help');
     expect([help.code, help.err.length]).toEqual([0, 1]);
     expect(help.error).toMatch(/^Usage: /);

@@ -34,7 +34,9 @@ export async function runCli(argv: string[], config: AppConfig, io: CliIo): Prom
   if (!command) {
     const help = name === undefined || name === 'help' || name === '--help';
     if (!help) {
-      io.err(`Unknown command "${name}".`);
+      // `export users`: name both words when the first begins a two-word command.
+      const twoWordStart = Object.keys(COMMANDS).some((c) => c.startsWith(`${name} `));
+      io.err(`Unknown command "${twoWordStart && twoWords !== '' ? twoWords : name}".`);
     }
     io.err(
       `Usage: npm run cli -- <command> [options]\n\n${Object.values(COMMANDS)
