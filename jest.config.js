@@ -25,6 +25,7 @@ const e2e = (db) => ({
           '/node_modules/',
           'boot\\.e2e-spec',
           'docs-examples\\.e2e-spec',
+          'secrets-key-boot\\.e2e-spec',
           'visitor-crash\\.e2e-spec',
           'worker\\.e2e-spec',
           'signatures-browser\\.e2e-spec',

@@ -1,4 +1,9 @@
-import { createTestApp, TestApp } from '@app/testing';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILT, createTestApp, currentTestDb, requireBuilt, TestApp, TestUser } from '@app/testing';
+import { runBuiltCli } from './support/built-cli';
 import { runCommand } from './support/cli';
 
 describe('Command line', () => {
@@ -141,7 +146,18 @@ describe('Command line', () => {
   it('rejects unknown commands, unknown options and missing values', async () => {
     const unknown = await cli('user:delete');
     expect(unknown.code).toBe(2);
-    expect(unknown.error).toContain('user:create --email E');
+    expect(unknown.out).toEqual([]);
+    expect(unknown.err).toEqual([
+      'Unknown command "user:delete".',
+      expect.stringMatching(
+        /^Usage: npm run cli -- <command> \[options\]\n\n {2}user:create --email E/,
+      ),
+    ]);
+    const twoWords = await cli('export', 'users', '--email', 'keys@example.com');
+    expect([twoWords.code, twoWords.err[0]]).toEqual([2, 'Unknown command "export users".']);
+    const help = await cli('help');
+    expect([help.code, help.err.length]).toEqual([0, 1]);
+    expect(help.error).toMatch(/^Usage: /);
     const option = await cli('user:list', '--force');
     expect(option.code).toBe(2);
     expect(JSON.parse(option.error!).errors[0].title).toContain("Unknown option '--force'");
@@ -160,6 +176,153 @@ describe('Command line', () => {
     );
     expect(past.code).toBe(1);
     expect(JSON.parse(past.error!).errors[0].title).toBe('The expiry must be in the future.');
+  });
+});
+
+describe('Command line failures', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('a database that cannot be opened is one JSON error line and exit code 1', async () => {
+    // Its folder cannot be made: a file of that name is in the way.
+    const file = join(t.config.dataDir, 'not-a-folder');
+    writeFileSync(file, '');
+    const config = { ...t.config, database: { type: 'sqlite' as const, path: join(file, 'x.db') } };
+    const res = await runCommand(config, 'user:list');
+    expect(res.code).toBe(1);
+    expect(res.out).toEqual([]);
+    expect(res.err).toEqual([
+      JSON.stringify({
+        errors: [
+          {
+            status: 500,
+            title: `The command failed: EEXIST: file already exists, mkdir '${file}'`,
+            code: 'internal_error',
+          },
+        ],
+      }),
+    ]);
+  });
+});
+
+/**
+ * The built command line, as `npm run cli` runs it, with the environment only (SQLite: what is
+ * checked is the process, its configuration and its output, the same on both databases).
+ */
+(currentTestDb() === 'sqlite' ? describe : describe.skip)('Command line, built', () => {
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    requireBuilt(BUILT.cli);
+    t = await createTestApp();
+    user = await t.createUser();
+    const links = Array.from({ length: 2000 }, (_, i) => ({
+      location_url: `https://example.com/a-rather-long-path/to/page-${i}?utm_source=newsletter`,
+      url: `cli-${i}`,
+    }));
+    for (const half of [links.slice(0, 1000), links.slice(1000)]) {
+      const res = await t.http.post('/v1/links/bulk').set('Authorization', user.auth).send(half);
+      expect(res.status).toBe(201);
+    }
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  const env = (extra: Record<string, string> = {}) => ({ DATA_DIR: t.config.dataDir, ...extra });
+  const firstFullUrl = (stdout: string) =>
+    (JSON.parse(stdout) as { data: { full_url: string }[] }).data.find((l) =>
+      l.full_url.endsWith('/cli-0'),
+    )?.full_url;
+
+  it("export links takes its links' base URL from APP_URL, else PORT, as the server does", async () => {
+    const args = ['export', 'links', '--email', user.email, '--format', 'json'];
+    const appUrl = await runBuiltCli(env({ APP_URL: 'https://links.example.com' }), ...args);
+    expect([appUrl.code, appUrl.stderr]).toEqual([0, '']);
+    expect(firstFullUrl(appUrl.stdout)).toBe('https://links.example.com/cli-0');
+    const port = await runBuiltCli(env({ PORT: '8080' }), ...args);
+    expect([port.code, port.stderr]).toEqual([0, '']);
+    expect(firstFullUrl(port.stdout)).toBe('http://localhost:8080/cli-0');
+  }, 60_000);
+
+  it('ends quietly with exit code 0 when the reader of stdout goes away (| head)', async () => {
+    const child = spawn(
+      process.execPath,
+      [BUILT.cli, 'export', 'links', '--email', user.email, '--format', 'csv'],
+      { env: { PATH: process.env.PATH ?? '', ...env() }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let first = '';
+    child.stdout.once('data', (chunk: Buffer) => {
+      first = chunk.toString();
+      child.stdout.destroy();
+    });
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(first).toMatch(/^location_url,url,/);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+  }, 60_000);
+
+  it('a database it cannot reach is one JSON error line, no stack, exit code 1', async () => {
+    const res = await runBuiltCli(
+      env({
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/linkdock',
+        SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+      }),
+      'user:list',
+    );
+    expect(res).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${JSON.stringify({
+        errors: [
+          {
+            status: 500,
+            title: 'The command failed: connect ECONNREFUSED 127.0.0.1:1',
+            code: 'internal_error',
+          },
+        ],
+      })}\n`,
+    });
+  }, 60_000);
+
+  it('with LOG_LEVEL=debug it also prints the stack, the JSON line still last', async () => {
+    const res = await runBuiltCli(
+      env({ DATA_DIR: join(t.config.dataDir, 'linkdock.sqlite'), LOG_LEVEL: 'debug' }),
+      'user:list',
+    );
+    // stdout has the framework's log lines then: debug output is not for scripts.
+    expect(res.code).toBe(1);
+    const lines = res.stderr.trimEnd().split('\n');
+    expect(res.stderr).toContain('    at ');
+    expect(JSON.parse(lines[lines.length - 1])).toEqual({
+      errors: [
+        {
+          status: 500,
+          title: expect.stringMatching(/^The command failed: /),
+          code: 'internal_error',
+        },
+      ],
+    });
+  }, 60_000);
+
+  it('a bad variable is the same JSON error line, naming it', async () => {
+    const res = await runBuiltCli(env({ PORT: 'eighty' }), 'user:list');
+    expect(res).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${JSON.stringify({
+        errors: [
+          {
+            status: 400,
+            title: 'PORT must be a whole number from 1 to 65535 (got "eighty")',
+            code: 'validation_failed',
+          },
+        ],
+      })}\n`,
+    });
   });
 });
 

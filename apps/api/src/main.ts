@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { UsersService } from '@app/auth';
 import { ConfigError, loadConfig, resolveSecretsKey } from '@app/config';
 import { runMigrations } from '@app/database';
+import { verifySecretsKey } from '@app/notifications';
 import { API_PREFIX, createApp } from './configure-app';
 import { createHttpLogger } from './logger-options';
 
@@ -19,6 +20,8 @@ async function bootstrap(): Promise<void> {
   if (applied.length > 0) {
     logger.log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
   }
+  // Refuses (one line) a key that is not the one the stored secrets were encrypted with.
+  await verifySecretsKey(app.get(DataSource), secrets);
   const admin = await app.get(UsersService).ensureFirstAdmin(config.adminEmail);
 
   await app.listen(config.port, config.host);

@@ -12,6 +12,7 @@ import {
 import { BILLING_COMMANDS } from './billing-commands';
 import { Command, Options, required, str } from './command';
 import { LINK_COMMANDS } from './links/link-commands';
+import { SECRETS_COMMANDS } from './secrets-commands';
 import { STORAGE_COMMANDS } from './storage-commands';
 
 export type { Command, Options };
@@ -150,6 +151,7 @@ export const COMMANDS: Record<string, Command> = {
   ...LINK_COMMANDS,
   ...BILLING_COMMANDS,
   ...STORAGE_COMMANDS,
+  ...SECRETS_COMMANDS,
   'migration:run': {
     usage: 'migration:run',
     options: {},

@@ -2,8 +2,15 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import pino from 'pino';
-import { AppConfig, assertWorkerProcess, ConfigError, loadConfig } from '@app/config';
+import {
+  AppConfig,
+  assertWorkerProcess,
+  ConfigError,
+  loadConfig,
+  resolveSecretsKey,
+} from '@app/config';
 import { AppDataSource, buildDataSourceOptions, runMigrations } from '@app/database';
+import { verifySecretsKey } from '@app/notifications';
 import type { Job } from './job';
 import { JobRunner } from './job-runner';
 import { WorkerAppModule } from './worker-app.module';
@@ -39,11 +46,16 @@ async function main(stop: Promise<NodeJS.Signals>): Promise<void> {
   process.stdout.write('Linkdock worker stopped\n');
 }
 
-/** Applies pending migrations the way the API does, on a connection of their own. */
+/**
+ * Applies pending migrations the way the API does, on a connection of their own, then refuses a
+ * secrets key that does not open the stored secrets (the dispatcher would fail every delivery).
+ */
 async function migrate(config: AppConfig): Promise<string[]> {
   const dataSource = await new AppDataSource(buildDataSourceOptions(config.database)).initialize();
   try {
-    return (await runMigrations(dataSource)).map((migration) => migration.name);
+    const applied = (await runMigrations(dataSource)).map((migration) => migration.name);
+    await verifySecretsKey(dataSource, resolveSecretsKey(config));
+    return applied;
   } finally {
     await dataSource.destroy();
   }

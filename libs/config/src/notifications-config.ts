@@ -149,14 +149,20 @@ function parseSecretsKey(raw: string | undefined, problems: string[]): Buffer | 
   if (raw === undefined) {
     return null;
   }
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(raw) && !/^[A-Za-z0-9+/]{43}=?$/.test(raw))) {
+  const key = decodeSecretsKey(raw);
+  if (!key) {
     problems.push(
       'SECRETS_KEY must be 32 random bytes as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)',
     );
-    return null;
   }
   return key;
+}
+
+/** A secrets key written as 64 hex digits or as base64 of 32 bytes; null for anything else. */
+export function decodeSecretsKey(raw: string): Buffer | null {
+  const hex = /^[0-9a-fA-F]{64}$/.test(raw);
+  const key = hex ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  return key.length === 32 && (hex || /^[A-Za-z0-9+/]{43}=?$/.test(raw)) ? key : null;
 }
 
 function parseBaseUrl(

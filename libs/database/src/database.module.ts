@@ -15,6 +15,7 @@ import { NotificationHandlersRepository } from './notification-handlers/notifica
 import { ProjectsRepository } from './projects/projects.repository';
 import { PushSubscribersRepository } from './push-subscribers/push-subscribers.repository';
 import { QrCodesRepository } from './qr-codes/qr-codes.repository';
+import { SealedSecretsRepository } from './secrets/sealed-secrets.repository';
 import { SignaturesRepository } from './signatures/signatures.repository';
 import { SplashPagesRepository } from './splash-pages/splash-pages.repository';
 import { TeamMembersRepository } from './teams/team-members.repository';
@@ -44,6 +45,7 @@ const REPOSITORIES = [
   SplashPagesRepository,
   BiolinkBlocksRepository,
   DataRepository,
+  SealedSecretsRepository,
 ];
 
 /** The data source and every repository, available to all modules. */

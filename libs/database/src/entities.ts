@@ -11,6 +11,7 @@ import { NotificationHandlerEntity } from './notification-handlers/notification-
 import { ProjectEntity } from './projects/project.entity';
 import { PushSubscriberEntity } from './push-subscribers/push-subscriber.entity';
 import { QrCodeEntity } from './qr-codes/qr-code.entity';
+import { SecretsKeyCheckEntity } from './secrets/secrets-key-check.entity';
 import { SignatureEntity } from './signatures/signature.entity';
 import { SplashPageEntity } from './splash-pages/splash-page.entity';
 import {
@@ -57,4 +58,5 @@ export const ENTITIES = [
   SplashPageEntity,
   BiolinkBlockEntity,
   DatumEntity,
+  SecretsKeyCheckEntity,
 ];

@@ -34,6 +34,8 @@ export * from './push-subscribers/push-subscribers.repository';
 export * from './qr-codes/qr-code.entity';
 export * from './qr-codes/qr-codes.repository';
 export * from './run-migrations';
+export * from './secrets/sealed-secrets.repository';
+export * from './secrets/secrets-key-check.entity';
 export * from './signatures/signature.entity';
 export * from './sqlite-write-lock';
 export * from './rollups/closed-months';

@@ -17,3 +17,5 @@ export * from './outbound/outbound-error';
 export * from './outbound/safe-http';
 export * from './secrets/handler-settings.codec';
 export * from './secrets/secret-box';
+export * from './secrets/secrets-key-guard';
+export * from './secrets/secrets-rotation';

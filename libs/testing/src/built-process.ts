@@ -4,10 +4,14 @@ import { join } from 'node:path';
 
 const DIST = join(__dirname, '..', '..', '..', 'dist', 'apps');
 
-/** The built entry points, as `npm start` and `npm run worker` start them (npm test builds first). */
+/**
+ * The built entry points, as `npm start`, `npm run worker` and `npm run cli` start them (npm test
+ * builds first).
+ */
 export const BUILT = {
   api: join(DIST, 'api', 'src', 'main.js'),
   worker: join(DIST, 'worker', 'src', 'main.js'),
+  cli: join(DIST, 'cli', 'src', 'main.js'),
 } as const;
 
 export interface StartedProcess {
