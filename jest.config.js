@@ -26,6 +26,7 @@ const e2e = (db) => ({
           'boot\\.e2e-spec',
           'docs-examples\\.e2e-spec',
           'secrets-key-boot\\.e2e-spec',
+          'cli-built\\.e2e-spec',
           'visitor-crash\\.e2e-spec',
           'worker\\.e2e-spec',
           'signatures-browser\\.e2e-spec',
