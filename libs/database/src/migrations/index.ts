@@ -18,6 +18,7 @@ import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765
 import { BioPages1765300000000 as PostgresBioPages } from './postgres/1765300000000-bio-pages';
 import { Billing1765400000000 as PostgresBilling } from './postgres/1765400000000-billing';
 import { ClosedMonths1765500000000 as PostgresClosedMonths } from './postgres/1765500000000-closed-months';
+import { HandlerTeam1765600000000 as PostgresHandlerTeam } from './postgres/1765600000000-handler-team';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -38,6 +39,7 @@ import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/17651000
 import { BioPages1765300000000 as SqliteBioPages } from './sqlite/1765300000000-bio-pages';
 import { Billing1765400000000 as SqliteBilling } from './sqlite/1765400000000-billing';
 import { ClosedMonths1765500000000 as SqliteClosedMonths } from './sqlite/1765500000000-closed-months';
+import { HandlerTeam1765600000000 as SqliteHandlerTeam } from './sqlite/1765600000000-handler-team';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -61,6 +63,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteBioPages,
   SqliteBilling,
   SqliteClosedMonths,
+  SqliteHandlerTeam,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -83,4 +86,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresBioPages,
   PostgresBilling,
   PostgresClosedMonths,
+  PostgresHandlerTeam,
 ];
