@@ -164,8 +164,11 @@ export class DeliveriesRepository {
       );
       if (events.length === 0) return 0;
       const owners = [...new Set(events.map((e) => Number(e.owner_id)))];
+      // KEY SHARE keeps each handler from being deleted until the deliveries are written (a delete
+      // committed in between would fail their foreign key); a delete under way is waited for,
+      // and the handler it removed is not returned.
       const handlers = await em.query<HandlerRow[]>(
-        `SELECT "id", "user_id", "events", "team_id" FROM "notification_handlers" WHERE "is_enabled" = true AND "user_id" = ANY($1::int[])`,
+        `SELECT "id", "user_id", "events", "team_id" FROM "notification_handlers" WHERE "is_enabled" = true AND "user_id" = ANY($1::int[]) FOR KEY SHARE`,
         [owners],
       );
       const targets = deliveryTargets(events, handlers);
