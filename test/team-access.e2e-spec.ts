@@ -749,6 +749,35 @@ describe('Team access matrix', () => {
       expect(own.body.data.team_id).toBeNull();
     });
 
+    it("a member who re-targets the owner's handler makes it the team's: no account events from then on", async () => {
+      const renamed = await makeHandler(owner);
+      const retargeted = await makeHandler(owner);
+      const rename = await send(
+        post(`/v1/notification-handlers/${renamed}`, { name: 'Renamed by a member' }),
+        only.update,
+        teamId,
+      );
+      expect(rename.status).toBe(200);
+      const move = await send(
+        post(`/v1/notification-handlers/${retargeted}`, { webhook: 'http://127.0.0.1:9/member' }),
+        only.update,
+        teamId,
+      );
+      expect({ status: move.status, body: move.body }).toEqual({
+        status: 200,
+        body: { data: { id: retargeted } },
+      });
+      const moved = await send(get(`/v1/notification-handlers/${retargeted}`), owner);
+      expect([moved.body.data.team_id, moved.body.data.events]).toEqual([teamId, TEAM_EVENTS]);
+      const kept = await send(get(`/v1/notification-handlers/${renamed}`), owner);
+      expect(kept.body.data.team_id).toBeNull();
+
+      await fx.invitationFrom(owner);
+      await t.app.get(EventDispatcher).drain();
+      expect(await deliveryEvents(retargeted, owner)).toEqual([]);
+      expect(await deliveryEvents(renamed, owner)).toEqual(['team_member.invited']);
+    });
+
     it('refuses to subscribe a handler made through the team to account events, on create and update', async () => {
       const created = await send(
         post('/v1/notification-handlers', {

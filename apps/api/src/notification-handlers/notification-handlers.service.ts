@@ -86,7 +86,12 @@ export class NotificationHandlersService {
       type === handler.type ? (this.codec.tryOpen(handler.settings_encrypted) ?? {}) : {};
     const built = buildHandlerSettings(type, dto, current);
     await this.checkSubscriber(actor, type, built);
-    checkTeamEvents(handler.team_id, dto.events, built.problems);
+    // A member who sends the owner's handler somewhere else makes it the team's: otherwise the
+    // `update` flag would route the account events to an address of the member's choosing.
+    const retargeted =
+      type !== handler.type || JSON.stringify(built.settings) !== JSON.stringify(current);
+    const teamId = handler.team_id ?? (retargeted ? (actor.teamId ?? null) : null);
+    checkTeamEvents(teamId, dto.events, built.problems);
     if (built.problems.length > 0) {
       throw new AppError('validation_failed', built.problems);
     }
@@ -94,6 +99,7 @@ export class NotificationHandlersService {
     handler.type = type;
     handler.settings_encrypted = this.codec.seal(built.settings);
     handler.is_enabled = dto.is_enabled ?? handler.is_enabled;
+    handler.team_id = teamId;
     if (dto.events !== undefined) {
       handler.events = JSON.stringify([...new Set(dto.events)]);
     }
