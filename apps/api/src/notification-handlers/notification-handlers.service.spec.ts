@@ -7,6 +7,7 @@ import {
 } from '@app/database';
 import type { HandlerSettings, HandlerSettingsCodec, Notifier } from '@app/notifications';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import type { UpdateNotificationHandlerDto } from './dto/update-notification-handler.dto';
 import { NotificationHandlersService } from './notification-handlers.service';
 
 const noLimits = {
@@ -41,6 +42,8 @@ class FakeHandlers {
 
 const OWNER: Actor = { userId: 1, ownerId: 1, apiKeyId: 1, isAdmin: false };
 const MEMBER: Actor = { userId: 2, ownerId: 1, apiKeyId: 2, isAdmin: false, teamId: 5 };
+/** A body as the validation pipe leaves it: the per-kind fields are declared at run time. */
+const body = (fields: Record<string, unknown>) => fields as UpdateNotificationHandlerDto;
 const HOOK = { name: 'Hook', type: 'webhook' as const, webhook: 'https://example.com/hook' };
 
 describe(NotificationHandlersService.name, () => {
@@ -90,9 +93,9 @@ describe(NotificationHandlersService.name, () => {
     const renamed = (await service.create(OWNER, HOOK)).id;
     const moved = (await service.create(OWNER, HOOK)).id;
     const retyped = (await service.create(OWNER, HOOK)).id;
-    await service.update(MEMBER, renamed, { name: 'New name', webhook: HOOK.webhook });
-    await service.update(MEMBER, moved, { webhook: 'https://member.example/hook' });
-    await service.update(MEMBER, retyped, { type: 'email', email: 'member@example.com' });
+    await service.update(MEMBER, renamed, body({ name: 'New name', webhook: HOOK.webhook }));
+    await service.update(MEMBER, moved, body({ webhook: 'https://member.example/hook' }));
+    await service.update(MEMBER, retyped, body({ type: 'email', email: 'member@example.com' }));
     await service.update(OWNER, moved, { name: 'Still the team’s' });
     // The owner's handler still goes where the owner said: its subscription may be any event.
     await service.update(MEMBER, renamed, { events: ['team_member.invited'] });
