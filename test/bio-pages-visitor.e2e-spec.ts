@@ -341,6 +341,33 @@ describe('Bio pages for visitors', () => {
     expect((await dataOf(b)).map((d) => d.data)).toEqual([{ phone: '+12015550123', name: null }]);
   });
 
+  it('refuses a NUL character in any field with a 400 page naming the field; nothing is stored', async () => {
+    const id = await page('bio-nul');
+    const b = await block({ link_id: id, type: 'contact_collector' });
+    const token = await tokenOf('bio-nul', b);
+    const res = await send('bio-nul', b, {
+      token,
+      name: 'Eve\u0000',
+      email: 'eve@example.com',
+      phone: '+44 20 7946 0958\u0000',
+      message: 'hi\u0000there',
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    for (const [field, label] of [
+      ['name', 'Name'],
+      ['phone', 'Phone'],
+      ['message', 'Message'],
+    ]) {
+      expect(res.text).toContain(
+        `<p class="error" id="b${b}-${field}-error">${label} must not contain a NUL character.</p>`,
+      );
+    }
+    expect(res.text).not.toContain(`id="b${b}-email-error"`);
+    expect(res.text).not.toContain('\u0000');
+    expect(await dataOf(b)).toEqual([]);
+  });
+
   it('limits posts per visitor and form with a 429 page', async () => {
     const id = await page('bio-limit');
     const b = await block({ link_id: id, type: 'email_collector' });

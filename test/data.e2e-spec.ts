@@ -248,7 +248,8 @@ describe('Collected data', () => {
         datetime: '2026-11-21 10:00:00',
         email: '',
         name: 'Grace, "Amazing"',
-        phone: '+33612345678',
+        // + and digits only is still a formula to a spreadsheet (OWASP): kept as text.
+        phone: "'+33612345678",
         message: '',
         ...empty,
       },
@@ -261,10 +262,74 @@ describe('Collected data', () => {
         datetime: '2026-11-22 10:00:00',
         email: 'zoé@example.com',
         name: `'=HYPERLINK("x")`,
-        phone: '+15551234567',
+        phone: "'+15551234567",
         message: 'Line one\nline two, =SUM(A1)',
         ...empty,
       },
+    ]);
+  });
+
+  it('exports every formula-like cell as text (a leading apostrophe), and nothing else changed', async () => {
+    const cases: [string, string][] = [
+      ['=1+1', "'=1+1"],
+      ['\uff1d1+1', "'\uff1d1+1"],
+      ['\u200b=1+1', "'\u200b=1+1"],
+      ['\ufeff@SUM(A1)', "'\ufeff@SUM(A1)"],
+      ['\u200e-2+3', "'\u200e-2+3"],
+      ['"=1+1', `'"=1+1`],
+      ['|calc', "'|calc"],
+      ['+15551234567', "'+15551234567"],
+      ['-', "'-"],
+      ['\tx', "'\tx"],
+      ['\r\nx', "'\r\nx"],
+      ['  =1+1', "'  =1+1"],
+      ['plain text', 'plain text'],
+      ['a=b, "c"', 'a=b, "c"'],
+      ['42', '42'],
+    ];
+    const user = await t.createUser();
+    const recordIds: number[] = [];
+    for (const [value] of cases) {
+      recordIds.push(
+        await insert(user, { type: 'contact_collector', data: { name: 'N', message: value } }),
+      );
+    }
+    const res = await t.http
+      .get('/v1/data/export?format=csv&type=contact_collector')
+      .set('Authorization', user.auth)
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(200);
+    const rows: string[][] = parse(res.body as Buffer, { bom: true });
+    expect(rows).toEqual([
+      [
+        'id',
+        'biolink_block_id',
+        'link_id',
+        'project_id',
+        'type',
+        'datetime',
+        'phone',
+        'email',
+        'message',
+        'name',
+      ],
+      ...cases.map(([, exported], i) => [
+        String(recordIds[i]),
+        String(block),
+        String(link),
+        '',
+        'contact_collector',
+        '2026-11-20 10:00:00',
+        '',
+        '',
+        exported,
+        'N',
+      ]),
     ]);
   });
 
@@ -288,7 +353,7 @@ describe('Collected data', () => {
         '',
         'phone_collector',
         '2026-11-21 10:00:00',
-        '+33612345678',
+        "'+33612345678",
         'Grace, "Amazing"',
       ],
     ]);

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { VisitRecorder } from '@app/analytics';
 import { Clock } from '@app/common';
@@ -540,6 +541,49 @@ describe('Events: outbox, deliveries, retries', () => {
     expect((await deliveries(hook.id)).body.data).toEqual([]);
     await disable(hook.id);
   });
+
+  (process.env.LINKDOCK_TEST_DB === 'postgres' ? it : it.skip)(
+    'PostgreSQL: a handler deleted while its event fans out gets no delivery, and nothing is logged as an error',
+    async () => {
+      const gone = await handler('/gone', { events: ['link.expired'] });
+      const kept = await handler('/kept', { events: ['link.expired'] });
+      const errors = jest.spyOn(Logger.prototype, 'error');
+      // The delete is under way (its row locked, not committed) when the event is written.
+      const deleting = t.dataSource.createQueryRunner();
+      await deleting.connect();
+      try {
+        await deleting.startTransaction();
+        const [{ pid }] = (await deleting.query('SELECT pg_backend_pid() AS "pid"')) as {
+          pid: number;
+        }[];
+        await deleting.query('DELETE FROM "notification_handlers" WHERE "id" = $1', [gone.id]);
+        await raise('link.expired', { id: 11 });
+        // The dispatcher's fan-out now waits for the delete's lock.
+        for (let waited = 0; ; waited += 10) {
+          const waiting = await t.dataSource.query<unknown[]>(
+            'SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids("pid"))',
+            [pid],
+          );
+          if (waiting.length > 0) break;
+          if (waited > 10_000) throw new Error('the fan-out never waited for the delete');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await deleting.commitTransaction();
+      } finally {
+        await deleting.release();
+      }
+      await dispatcher.drain();
+      expect(errors.mock.calls).toEqual([]);
+      expect(to('/gone')).toHaveLength(0);
+      expect(to('/kept').map((r) => JSON.parse(r.body).event)).toEqual(['link.expired']);
+      const rows = await t.dataSource.query<unknown[]>(
+        'SELECT 1 FROM "deliveries" WHERE "handler_id" = $1',
+        [gone.id],
+      );
+      expect(rows).toEqual([]);
+      await disable(kept.id);
+    },
+  );
 
   it('subscriptions filter; disabled handlers get nothing; a block’s chosen handlers get data.created', async () => {
     const links = await handler('/only-links', { events: ['link.created'] });

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { createTestApp, insertDomain, TestApp, TestUser } from '@app/testing';
 import { runCli } from '../apps/cli/src/cli';
 
@@ -393,6 +394,31 @@ describe('Import and export of links (command line and API)', () => {
     const res = await t.http.get('/v1/links/export').set('Authorization', b.auth);
     expect(res.text).not.toContain('only-a');
     expect((await t.http.get('/v1/links/export')).status).toBe(401);
+  });
+
+  it('exports an alias a spreadsheet would run (leading -) as text, read back with csv-parse', async () => {
+    const user = await t.createUser();
+    const made = await t.http
+      .post('/v1/links')
+      .set('Authorization', user.auth)
+      .send({ location_url: 'https://example.com/dash', url: '-2-3' });
+    expect(made.status).toBe(201);
+    const csv = await t.http.get('/v1/links/export?format=csv').set('Authorization', user.auth);
+    expect(csv.status).toBe(200);
+    const rows: string[][] = parse(csv.text);
+    expect(rows).toEqual([
+      ['location_url', 'url', 'title', 'tags', 'created_at', 'clicks', 'type', 'full_url'],
+      [
+        'https://example.com/dash',
+        "'-2-3",
+        '',
+        '',
+        expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+        '0',
+        'link',
+        'http://links.test/-2-3',
+      ],
+    ]);
   });
 
   it('round-trips: an export imports back with --from csv and exports again unchanged', async () => {

@@ -1,4 +1,5 @@
 import { createECDH, randomBytes } from 'node:crypto';
+import { PaymentsRecorder } from '@app/auth';
 import { DatumEntity, writeOutboxEvents } from '@app/database';
 import {
   closeAfterAll,
@@ -657,6 +658,165 @@ describe('Team access matrix', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(owned.body.data);
     expect(res.body.data.map((p: { id: number }) => p.id)).toContain(project);
+  });
+
+  describe('account events (payment.*, team_member.*) and handlers made through the team', () => {
+    const ACCOUNT_EVENTS_REFUSED = {
+      errors: [
+        {
+          status: 400,
+          title:
+            'A notification handler created through a team cannot receive account events: payment.created, team_member.invited.',
+          field: 'events',
+          code: 'validation_failed',
+        },
+      ],
+    };
+    const TEAM_EVENTS = [
+      'data.created',
+      'link.created',
+      'link.updated',
+      'link.deleted',
+      'link.clicks_limit_reached',
+      'link.expired',
+      'domain.verified',
+      'domain.disabled',
+    ];
+
+    async function makeHandler(user: TestUser, team?: number, events?: string[]) {
+      const res = await send(
+        post('/v1/notification-handlers', {
+          name: team === undefined ? 'Owner hook' : 'Member hook',
+          type: 'webhook',
+          webhook: 'http://127.0.0.1:9/hook',
+          ...(events === undefined ? {} : { events }),
+        }),
+        user,
+        team,
+      );
+      expect(res.status).toBe(201);
+      return res.body.data.id as number;
+    }
+
+    async function deliveryEvents(id: number, user: TestUser, team?: number) {
+      const res = await send(get(`/v1/notification-handlers/${id}/deliveries`), user, team);
+      expect(res.status).toBe(200);
+      return (res.body.data as { event: string }[]).map((d) => d.event);
+    }
+
+    it("a member's handler gets none of the owner's payments; the owner's own handler does", async () => {
+      const mine = await makeHandler(owner);
+      const theirs = await makeHandler(only.create, teamId);
+
+      const payments = await send(get('/v1/payments'), only.create, teamId);
+      expect({ status: payments.status, body: payments.body }).toEqual({
+        status: 403,
+        body: NOT_THROUGH_TEAM,
+      });
+      await t.app.get(PaymentsRecorder).record({
+        processor: 'stripe',
+        paymentId: `pi_team_${randomBytes(4).toString('hex')}`,
+        userId: owner.id,
+        email: owner.email,
+        name: null,
+        planId: null,
+        type: 'one_time',
+        frequency: 'lifetime',
+        currency: 'EUR',
+        baseAmount: 900,
+        discountAmount: 0,
+        totalAmount: 900,
+        code: null,
+      });
+      await fx.invitationFrom(owner);
+      await t.app.get(EventDispatcher).drain();
+
+      expect(await deliveryEvents(mine, owner)).toEqual(
+        expect.arrayContaining(['payment.created', 'team_member.invited']),
+      );
+      expect(await deliveryEvents(theirs, only.read, teamId)).toEqual([]);
+      const rows = await t.dataSource.query<{ n: number | string }[]>(
+        `SELECT COUNT(*) AS "n" FROM "deliveries" WHERE "handler_id" = ${theirs}`,
+      );
+      expect(Number(rows[0].n)).toBe(0);
+
+      // The default subscription of a handler made through the team leaves account events out.
+      const shown = await send(get(`/v1/notification-handlers/${theirs}`), only.read, teamId);
+      expect(shown.status).toBe(200);
+      expect(shown.body.data.events).toEqual(TEAM_EVENTS);
+      expect(shown.body.data.team_id).toBe(teamId);
+      const own = await send(get(`/v1/notification-handlers/${mine}`), owner);
+      expect(own.body.data.team_id).toBeNull();
+    });
+
+    it("a member who re-targets the owner's handler makes it the team's: no account events from then on", async () => {
+      const renamed = await makeHandler(owner);
+      const retargeted = await makeHandler(owner);
+      const rename = await send(
+        post(`/v1/notification-handlers/${renamed}`, { name: 'Renamed by a member' }),
+        only.update,
+        teamId,
+      );
+      expect(rename.status).toBe(200);
+      const move = await send(
+        post(`/v1/notification-handlers/${retargeted}`, { webhook: 'http://127.0.0.1:9/member' }),
+        only.update,
+        teamId,
+      );
+      expect({ status: move.status, body: move.body }).toEqual({
+        status: 200,
+        body: { data: { id: retargeted } },
+      });
+      const moved = await send(get(`/v1/notification-handlers/${retargeted}`), owner);
+      expect([moved.body.data.team_id, moved.body.data.events]).toEqual([teamId, TEAM_EVENTS]);
+      const kept = await send(get(`/v1/notification-handlers/${renamed}`), owner);
+      expect(kept.body.data.team_id).toBeNull();
+
+      await fx.invitationFrom(owner);
+      await t.app.get(EventDispatcher).drain();
+      expect(await deliveryEvents(retargeted, owner)).toEqual([]);
+      expect(await deliveryEvents(renamed, owner)).toEqual(['team_member.invited']);
+    });
+
+    it('refuses to subscribe a handler made through the team to account events, on create and update', async () => {
+      const created = await send(
+        post('/v1/notification-handlers', {
+          name: 'Member hook',
+          type: 'webhook',
+          webhook: 'http://127.0.0.1:9/hook',
+          events: ['link.created', 'payment.created', 'team_member.invited'],
+        }),
+        only.create,
+        teamId,
+      );
+      expect({ status: created.status, body: created.body }).toEqual({
+        status: 400,
+        body: ACCOUNT_EVENTS_REFUSED,
+      });
+
+      const id = await makeHandler(only.create, teamId, ['link.created']);
+      const call = post(`/v1/notification-handlers/${id}`, {
+        events: ['payment.created', 'team_member.invited'],
+      });
+      // Neither the member nor the owner can subscribe it: it was made through the team.
+      for (const [user, team] of [
+        [only.update, teamId],
+        [owner, undefined],
+      ] as const) {
+        const res = await send(call, user, team);
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 400,
+          body: ACCOUNT_EVENTS_REFUSED,
+        });
+      }
+      const after = await send(get(`/v1/notification-handlers/${id}`), owner);
+      expect(after.body.data.events).toEqual(['link.created']);
+
+      // The owner's own handlers may subscribe to them, through the API without X-Team-Id.
+      const mine = await makeHandler(owner, undefined, ['payment.created']);
+      const own = await send(get(`/v1/notification-handlers/${mine}`), owner);
+      expect(own.body.data.events).toEqual(['payment.created']);
+    });
   });
 
   it.each(['abc', '0', '-1', '1.5', '99999999999', ''])(

@@ -350,6 +350,46 @@ describe('Visitor edge', () => {
     expect((await visit('/edge-locked').set('Cookie', pair)).status).toBe(200);
   });
 
+  it('limits password attempts per link as well as per address: 30 a minute from all addresses', async () => {
+    await createLink({
+      location_url: 'https://example.com/guarded',
+      url: 'edge-guessed',
+      password: 'right one',
+    });
+    const attempt = (address: string, password: string) =>
+      t.http
+        .post('/edge-guessed')
+        .set('X-Forwarded-For', address)
+        .type('form')
+        .send({ type: 'password', password })
+        .redirects(0);
+    const statuses: number[] = [];
+    for (let i = 0; i < 35; i += 1) {
+      // Each guess from its own address: the per-address limit (10 a minute) never applies.
+      statuses.push((await attempt(`203.0.113.${i + 1}`, `guess ${i}`)).status);
+    }
+    expect(statuses).toEqual([...Array(30).fill(403), ...Array(5).fill(429)]);
+    // Once the link is blocked even the right password is refused: a block confirms no guess.
+    const right = await attempt('198.51.100.7', 'right one');
+    expect(right.status).toBe(429);
+    expect(right.headers['retry-after']).toBe('60');
+    expect(right.headers['set-cookie']).toBeUndefined();
+    expect(right.text).toContain('<h1>Too many attempts</h1>');
+    // Other links are not affected.
+    await createLink({
+      location_url: 'https://example.com/other',
+      url: 'edge-other',
+      password: 'x',
+    });
+    const other = await t.http
+      .post('/edge-other')
+      .set('X-Forwarded-For', '198.51.100.7')
+      .type('form')
+      .send({ type: 'password', password: 'x' })
+      .redirects(0);
+    expect(other.status).toBe(303);
+  });
+
   it('shows a warning before sensitive content and remembers the confirmation', async () => {
     const id = await createLink({
       location_url: 'https://example.com/nsfw',
@@ -631,7 +671,10 @@ if (currentTestDb() === 'postgres') {
     const opened = closeAfterAll();
     beforeAll(async () => {
       database = opened.add(await createTestDatabase(), (db) => db.drop());
-      const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' };
+      const env = {
+        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+        TRUSTED_PROXIES: '127.0.0.1,::1',
+      };
       a = opened.add(await createTestApp({ database, env }));
       b = opened.add(await createTestApp({ database, env }));
     });
@@ -657,6 +700,26 @@ if (currentTestDb() === 'postgres') {
           .location;
       }
       expect(location).toBe('https://example.com/v2');
+    });
+
+    it('counts password attempts at a link across instances: 30 a minute in all', async () => {
+      const user = await a.createUser();
+      const created = await a.http
+        .post('/v1/links')
+        .set('Authorization', user.auth)
+        .send({ location_url: 'https://example.com/x', url: 'edge-shared-pw', password: 'right' });
+      expect(created.status).toBe(201);
+      const statuses: number[] = [];
+      for (let i = 0; i < 32; i += 1) {
+        const res = await (i % 2 === 0 ? a : b).http
+          .post('/edge-shared-pw')
+          .set('X-Forwarded-For', `203.0.113.${i + 1}`)
+          .type('form')
+          .send({ type: 'password', password: `guess ${i}` })
+          .redirects(0);
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([...Array(30).fill(403), 429, 429]);
     });
   });
 }

@@ -1,4 +1,5 @@
 export * from './cache';
+export * from './csv';
 export * from './dns';
 export * from './errors';
 export * from './events';

@@ -18,6 +18,7 @@ export * from './domains/domain.entity';
 export * from './domains/domain-payload';
 export * from './domains/domains.repository';
 export * from './entities';
+export * from './events/account-events';
 export * from './events/delivery.entity';
 export * from './events/deliveries.repository';
 export * from './events/outbox';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Actor } from '@app/auth';
-import { AppError, ListQuery, NotFoundError, Paginated } from '@app/common';
+import { AppError, csvRecord, ListQuery, NotFoundError, Paginated } from '@app/common';
 import { COLLECTOR_BLOCK_TYPES, DATA_KEYS, DataRepository, DatumEntity } from '@app/database';
 import { DatumResponse, toDatumResponse } from './datum.mapper';
 
@@ -95,10 +95,10 @@ async function* csv(pages: AsyncIterable<DatumEntity[]>, keys: string[]): AsyncG
     for (const datum of page) {
       const record = toDatumResponse(datum);
       const values = [
-        String(record.id),
-        String(record.biolink_block_id),
-        String(record.link_id),
-        record.project_id === null ? '' : String(record.project_id),
+        record.id,
+        record.biolink_block_id,
+        record.link_id,
+        record.project_id,
         record.type,
         record.datetime,
         ...keys.map((key) => cellText(record.data[key])),
@@ -109,15 +109,8 @@ async function* csv(pages: AsyncIterable<DatumEntity[]>, keys: string[]): AsyncG
   }
 }
 
+/** A data value as text: the CSV writer keeps a formula-like one from running (csvRecord). */
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  // A visitor's text that a spreadsheet would run as a formula is kept as text (a leading
-  // apostrophe); an E.164 phone number (+ and digits) is left as it is.
-  return /^[=@\t\r]/.test(text) || /^[+-](?!\d+$)/.test(text) ? `'${text}` : text;
-}
-
-/** One CSV record, RFC 4180: fields with a comma, quote, CR or LF are quoted; lines end in CRLF. */
-function csvRecord(fields: readonly string[]): string {
-  return `${fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',')}\r\n`;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -1,7 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { formatDateTime } from '@app/common';
 import { NotificationHandlerEntity } from '@app/database';
-import { EVENT_NAMES, HANDLER_TYPES, type HandlerSettings, maskSettings } from '@app/notifications';
+import {
+  EVENT_NAMES,
+  HANDLER_TYPES,
+  type HandlerSettings,
+  maskSettings,
+  TEAM_EVENT_NAMES,
+} from '@app/notifications';
 
 export class NotificationHandlerResponse {
   @ApiProperty({ example: 1 }) id!: number;
@@ -19,9 +25,18 @@ export class NotificationHandlerResponse {
   @ApiProperty({
     type: [String],
     enum: EVENT_NAMES,
-    description: 'The events this handler receives (all of them unless chosen).',
+    description:
+      'The events this handler receives (all of them unless chosen; for a handler created through a team, all but the account events payment.* and team_member.*).',
   })
   events!: string[];
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: null,
+    description:
+      'The team through which a member created this handler (X-Team-Id), or null when the owner created it. Such a handler never receives account events (docs/events.md).',
+  })
+  team_id!: number | null;
   @ApiProperty({
     type: String,
     nullable: true,
@@ -64,20 +79,27 @@ export function toNotificationHandlerResponse(
     name: entity.name,
     settings: maskSettings(settings),
     is_enabled: entity.is_enabled,
-    events: subscribedEvents(entity.events),
+    events: subscribedEvents(entity.events, entity.team_id !== null),
+    team_id: entity.team_id,
     disabled_reason: entity.disabled_reason,
     last_datetime: formatDateTime(entity.last_datetime),
     datetime: formatDateTime(entity.datetime),
   };
 }
 
-/** The stored subscription as a list: null (never chosen) is every event. */
-export function subscribedEvents(stored: string | null): string[] {
-  if (stored === null) return [...EVENT_NAMES];
+/**
+ * The stored subscription as a list: null (never chosen) is every event a handler of its kind may
+ * receive, which for one made through a team leaves out the account events.
+ */
+export function subscribedEvents(stored: string | null, throughTeam = false): string[] {
+  const all: string[] = throughTeam ? [...TEAM_EVENT_NAMES] : [...EVENT_NAMES];
+  if (stored === null) return all;
   try {
     const list = JSON.parse(stored) as unknown;
-    return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+    return Array.isArray(list)
+      ? list.filter((v): v is string => typeof v === 'string' && (!throughTeam || all.includes(v)))
+      : [];
   } catch {
-    return [...EVENT_NAMES];
+    return all;
   }
 }

@@ -8,6 +8,7 @@ import { fromDbDateTime, prepared, sqliteConnection, toDbDateTime } from '../db-
 import { NotificationHandlerEntity } from '../notification-handlers/notification-handler.entity';
 import { applyListQuery } from '../owned.repository';
 import { sqliteWriteLock } from '../sqlite-write-lock';
+import { isAccountEvent } from './account-events';
 import { DeliveryEntity } from './delivery.entity';
 import { wakeDispatchers } from './outbox';
 import { OutboxEventEntity } from './outbox-event.entity';
@@ -55,9 +56,14 @@ interface HandlerRow {
   id: number;
   user_id: number;
   events: string | null;
+  team_id: number | null;
 }
 
-/** The (event, handler) pairs to deliver: subscribed enabled handlers plus an event's chosen ones. */
+/**
+ * The (event, handler) pairs to deliver: subscribed enabled handlers plus an event's chosen ones,
+ * never an account event to a handler made through a team (whatever its stored subscription says:
+ * the API refuses such a subscription, and this holds for rows written any other way).
+ */
 export function deliveryTargets(
   events: readonly EventRow[],
   handlers: readonly HandlerRow[],
@@ -70,7 +76,9 @@ export function deliveryTargets(
   const out: { eventId: number; handlerId: number; event: string }[] = [];
   for (const e of events) {
     const chosen = new Set(parseIds(e.handler_ids));
+    const account = isAccountEvent(e.event);
     for (const h of byOwner.get(Number(e.owner_id)) ?? []) {
+      if (account && h.team_id !== null) continue;
       if (chosen.has(Number(h.id)) || handlerSubscribes(h.events, e.event)) {
         out.push({ eventId: Number(e.id), handlerId: Number(h.id), event: e.event });
       }
@@ -136,7 +144,7 @@ export class DeliveriesRepository {
         const owners = [...new Set(events.map((e) => e.owner_id))];
         const handlers = prepared(
           db,
-          `SELECT "id", "user_id", "events" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
+          `SELECT "id", "user_id", "events", "team_id" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
         ).all(...owners) as HandlerRow[];
         const insert = prepared(
           db,
@@ -156,8 +164,11 @@ export class DeliveriesRepository {
       );
       if (events.length === 0) return 0;
       const owners = [...new Set(events.map((e) => Number(e.owner_id)))];
+      // KEY SHARE keeps each handler from being deleted until the deliveries are written (a delete
+      // committed in between would fail their foreign key); a delete under way is waited for,
+      // and the handler it removed is not returned.
       const handlers = await em.query<HandlerRow[]>(
-        `SELECT "id", "user_id", "events" FROM "notification_handlers" WHERE "is_enabled" = true AND "user_id" = ANY($1::int[])`,
+        `SELECT "id", "user_id", "events", "team_id" FROM "notification_handlers" WHERE "is_enabled" = true AND "user_id" = ANY($1::int[]) FOR KEY SHARE`,
         [owners],
       );
       const targets = deliveryTargets(events, handlers);

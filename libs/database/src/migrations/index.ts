@@ -18,6 +18,7 @@ import { ApiKeyScope1765100000000 as PostgresApiKeyScope } from './postgres/1765
 import { BioPages1765300000000 as PostgresBioPages } from './postgres/1765300000000-bio-pages';
 import { Billing1765400000000 as PostgresBilling } from './postgres/1765400000000-billing';
 import { ClosedMonths1765500000000 as PostgresClosedMonths } from './postgres/1765500000000-closed-months';
+import { HandlerTeam1765600000000 as PostgresHandlerTeam } from './postgres/1765600000000-handler-team';
 import { SecretsKeyCheck1765620000000 as PostgresSecretsKeyCheck } from './postgres/1765620000000-secrets-key-check';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
@@ -39,6 +40,7 @@ import { ApiKeyScope1765100000000 as SqliteApiKeyScope } from './sqlite/17651000
 import { BioPages1765300000000 as SqliteBioPages } from './sqlite/1765300000000-bio-pages';
 import { Billing1765400000000 as SqliteBilling } from './sqlite/1765400000000-billing';
 import { ClosedMonths1765500000000 as SqliteClosedMonths } from './sqlite/1765500000000-closed-months';
+import { HandlerTeam1765600000000 as SqliteHandlerTeam } from './sqlite/1765600000000-handler-team';
 import { SecretsKeyCheck1765620000000 as SqliteSecretsKeyCheck } from './sqlite/1765620000000-secrets-key-check';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
@@ -63,6 +65,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteBioPages,
   SqliteBilling,
   SqliteClosedMonths,
+  SqliteHandlerTeam,
   SqliteSecretsKeyCheck,
 ];
 export const POSTGRES_MIGRATIONS = [
@@ -86,5 +89,6 @@ export const POSTGRES_MIGRATIONS = [
   PostgresBioPages,
   PostgresBilling,
   PostgresClosedMonths,
+  PostgresHandlerTeam,
   PostgresSecretsKeyCheck,
 ];

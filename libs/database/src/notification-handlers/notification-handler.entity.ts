@@ -31,6 +31,14 @@ export class NotificationHandlerEntity {
   @Column({ type: 'text', nullable: true })
   events!: string | null;
 
+  /**
+   * The team through which a member created this handler (`X-Team-Id`), or null when the owner
+   * created it directly. Such a handler never receives account events (isAccountEvent). Not a
+   * foreign key: the mark outlives the team.
+   */
+  @Column({ type: Number, nullable: true })
+  team_id!: number | null;
+
   /** Why the dispatcher disabled this handler (every delivery failing for 3 days), or null. */
   @Column({ type: String, length: 512, nullable: true })
   disabled_reason!: string | null;

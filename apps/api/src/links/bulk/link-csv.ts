@@ -1,4 +1,4 @@
-import { formatDateTime } from '@app/common';
+import { csvRecord, formatDateTime } from '@app/common';
 
 /**
  * The columns of a links CSV, written by the export and read by `import --from csv`. `title` and
@@ -18,15 +18,6 @@ export const LINK_CSV_COLUMNS = [
 
 export type LinkCsvColumn = (typeof LINK_CSV_COLUMNS)[number];
 
-/** One CSV record, RFC 4180: fields with a comma, quote, CR or LF are quoted; lines end in CRLF. */
-export function csvRecord(fields: readonly string[]): string {
-  return `${fields.map(csvField).join(',')}\r\n`;
-}
-
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 /** A link's CSV record. */
 export function linkCsvRecord(link: {
   location_url: string | null;
@@ -36,13 +27,13 @@ export function linkCsvRecord(link: {
   type: string;
   full_url: string;
 }): string {
-  const values: Record<LinkCsvColumn, string> = {
+  const values: Record<LinkCsvColumn, string | number> = {
     location_url: link.location_url ?? '',
     url: link.url,
     title: '',
     tags: '',
     created_at: formatDateTime(link.datetime),
-    clicks: String(link.clicks),
+    clicks: link.clicks,
     type: link.type,
     full_url: link.full_url,
   };

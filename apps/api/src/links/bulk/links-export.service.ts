@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Actor } from '@app/auth';
-import { AppError, ListQuery, ListSpec } from '@app/common';
+import { AppError, csvRecord, ListQuery, ListSpec } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainsRepository, LinkEntity, LinksRepository } from '@app/database';
 import { toLinkResponse } from '../link.mapper';
 import { LINKS_LIST } from '../links.list';
 import { domainRoot } from '../links.service';
-import { csvRecord, LINK_CSV_COLUMNS, linkCsvRecord } from './link-csv';
+import { LINK_CSV_COLUMNS, linkCsvRecord } from './link-csv';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { VisitorInfo } from '@app/analytics';
 import type { AppConfig } from '@app/config';
+import { CounterThrottlerStorage } from '@app/redis';
 import { hashLinkPassword } from '../../links/link-password';
 import type { VisitorLink } from '../cache/visitor-link';
 import { Visit } from '../visit';
@@ -146,7 +147,7 @@ describe(SensitiveGate.name, () => {
 });
 
 describe(PasswordGate.name, () => {
-  const gate = new PasswordGate(Buffer.alloc(32, 7), CONFIG);
+  const gate = new PasswordGate(Buffer.alloc(32, 7), CONFIG, new CounterThrottlerStorage());
   let link: VisitorLink;
 
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import { asciiLocation, buildTrustedProxies, clientIp, type TrustedProxies } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { verifyLinkPassword } from '../../links/link-password';
@@ -33,22 +34,31 @@ import type { Gate } from './gate';
 import { sensitiveCookie } from './sensitive.gate';
 
 const PASSWORD_COOKIE_DAYS = 30;
-const PASSWORD_ATTEMPTS_PER_MINUTE = 10;
+/** Attempts a minute at one link from one address. */
+export const PASSWORD_ATTEMPTS_PER_ADDRESS = 10;
+/**
+ * Attempts a minute at one link from all addresses together, so that many addresses cannot guess
+ * faster than this. Counted before the password is checked (a blocked link confirms no guess), so
+ * right ones count too.
+ */
+export const PASSWORD_ATTEMPTS_PER_LINK = 30;
+const MINUTE_MS = 60_000;
 
 /**
  * The password: a protected link shows its form until the visitor holds the link's signed cookie,
- * which posting the right password sets (ten attempts a minute per link and address). A new
+ * which posting the right password sets (attempts limited per link and address, and per link).
+ * The counters are the rate limiter's (Redis when configured), shared by every instance. A new
  * password changes the link's tag, so the cookies of the old one stop working.
  */
 @Injectable()
 export class PasswordGate implements Gate {
   private readonly trusted: TrustedProxies | null;
   private readonly secureCookies: boolean;
-  private readonly attempts = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
     @Inject(VISITOR_SECRET) private readonly secret: Buffer,
     @Inject(APP_CONFIG) config: AppConfig,
+    @InjectThrottlerStorage() private readonly limits: ThrottlerStorage,
   ) {
     this.secureCookies = secureCookies(config.appUrl);
     this.trusted = buildTrustedProxies(config.trustedProxies);
@@ -130,7 +140,7 @@ export class PasswordGate implements Gate {
       link.passwordTag !== null
     ) {
       const ip = clientIp(req, this.trusted);
-      if (!this.allowAttempt(`${link.id}|${ip}`)) {
+      if (!(await this.allowAttempt(link.id, ip))) {
         page(res, 429, tooManyAttemptsPage(), false, { 'Retry-After': '60' });
         return;
       }
@@ -153,16 +163,25 @@ export class PasswordGate implements Gate {
     res.end();
   }
 
-  private allowAttempt(key: string): boolean {
-    const now = Date.now();
-    const entry = this.attempts.get(key);
-    if (!entry || entry.resetAt <= now) {
-      if (this.attempts.size > 100_000) this.attempts.clear();
-      this.attempts.set(key, { count: 1, resetAt: now + 60_000 });
-      return true;
-    }
-    entry.count += 1;
-    return entry.count <= PASSWORD_ATTEMPTS_PER_MINUTE;
+  /** Counts an attempt from `ip` at the link; false when its address or the link is over its limit. */
+  private async allowAttempt(linkId: number, ip: string): Promise<boolean> {
+    const byAddress = await this.limits.increment(
+      `link-password:${linkId}:${ip}`,
+      MINUTE_MS,
+      PASSWORD_ATTEMPTS_PER_ADDRESS,
+      MINUTE_MS,
+      'link-password',
+    );
+    // An address over its own limit does not use up the link's.
+    if (byAddress.isBlocked) return false;
+    const byLink = await this.limits.increment(
+      `link-password:${linkId}`,
+      MINUTE_MS,
+      PASSWORD_ATTEMPTS_PER_LINK,
+      MINUTE_MS,
+      'link-password',
+    );
+    return !byLink.isBlocked;
   }
 
   private passwordToken(link: VisitorLink): string {

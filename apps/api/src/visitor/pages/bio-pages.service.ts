@@ -255,6 +255,13 @@ export class BioPages {
     const record: Record<string, unknown> = {};
     for (const f of COLLECTOR_FIELDS[block.type]) {
       const value = values[f.name];
+      if (value.includes('\0')) {
+        // Refused as the API refuses it (rejectNul); the form shows the field as typed, the NUL
+        // as a replacement character, since HTML cannot carry it.
+        errors[f.name] = `${f.label} must not contain a NUL character.`;
+        values[f.name] = value.replace(/\0/g, '\uFFFD');
+        continue;
+      }
       if (value === '') {
         if (f.required) errors[f.name] = `Enter your ${f.label.toLowerCase()}.`;
         record[f.name] = null;
