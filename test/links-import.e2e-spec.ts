@@ -431,6 +431,8 @@ describe('Import and export of links (command line and API)', () => {
         { type: 'walink', phone_number: '15551234567', message: 'Hi, there', url: 'rt-chat' },
         { location_url: 'https://example.com/rt/random' },
         { location_url: 'https://bücher.example/ä', url: 'rt-idn' },
+        // Exported as '-rt-dash (neutralised for spreadsheets), imported back as -rt-dash.
+        { location_url: 'https://example.com/dash', url: '-rt-dash' },
       ]);
     expect(made.status).toBe(201);
     await t.dataSource.query(`UPDATE links SET clicks = 7 WHERE url = 'rt-quoted'`);
@@ -445,16 +447,17 @@ describe('Import and export of links (command line and API)', () => {
       '--output',
       file,
     );
-    expect(exported.result).toEqual({ format: 'csv', file, exported: 4 });
+    expect(exported.result).toEqual({ format: 'csv', file, exported: 5 });
     const before = readFileSync(file, 'utf8');
     expect(before).toContain('"https://example.com/rt?x=1,2&y=%22q%22",rt-quoted,,,');
+    expect(before).toContain("https://example.com/dash,'-rt-dash,,,");
 
     // Into an empty account: delete the links, then import the export.
     for (const id of (made.body.data as Array<{ id: number }>).map((l) => l.id)) {
       await t.http.delete(`/v1/links/${id}`).set('Authorization', user.auth);
     }
     const imported = await cli('import', '--email', user.email, '--from', 'csv', file);
-    expect(imported.result).toMatchObject({ rows: 4, created: 4, skipped: 0, failed: [] });
+    expect(imported.result).toMatchObject({ rows: 5, created: 5, skipped: 0, failed: [] });
     const again = await cli('export', 'links', '--email', user.email, '--format', 'csv');
     expect(again.result).toBeUndefined();
     expect(again.written).toBe(before);
@@ -464,6 +467,7 @@ describe('Import and export of links (command line and API)', () => {
       'rt-chat',
       expect.stringMatching(/^[a-z0-9]{7}$/),
       'rt-idn',
+      '-rt-dash',
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { AppError, isObject } from '@app/common';
+import { AppError, isObject, restoreCsvText } from '@app/common';
 import { aliasOf, ParsedRow, RowError, text, toRow } from './import-row';
 
 export const IMPORT_SOURCES = ['bitly', 'yourls', 'kutt', 'shlink', 'csv'] as const;
@@ -219,7 +219,10 @@ function readShlink(content: string): ParsedRow[] {
 
 /** This service's own CSV (GET /v1/links/export?format=csv), or any CSV with these columns. */
 function readLinkdockCsv(content: string): ParsedRow[] {
-  const records = readCsv(content, 'CSV file');
+  // Our own export neutralises cells a spreadsheet would run ('-alias): read them back as stored.
+  const records = readCsv(content, 'CSV file').map(
+    (record) => new Map([...record].map(([name, value]) => [name, restoreCsvText(value)])),
+  );
   const location = column(records, ['locationurl'], 'location_url', true);
   return records.map((record, i) =>
     toRow(i + 1, {

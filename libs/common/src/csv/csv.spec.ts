@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { csvRecord, neutraliseCsvText } from './csv';
+import { csvRecord, neutraliseCsvText, restoreCsvText } from './csv';
 
 describe('neutraliseCsvText', () => {
   it.each([
@@ -47,6 +47,28 @@ describe('neutraliseCsvText', () => {
     '\u200b',
   ])('leaves %j unchanged', (value) => {
     expect(neutraliseCsvText(value)).toBe(value);
+  });
+});
+
+describe('restoreCsvText', () => {
+  it.each([
+    '=1+1',
+    '-alias',
+    "'=1+1",
+    '\uff1d1+1',
+    '\u200b=1+1',
+    '+15551234567',
+    '\tx',
+    "'apostrophe",
+    "''",
+    'plain text',
+    '',
+  ])('reads %j back as it was before neutraliseCsvText', (value) => {
+    expect(restoreCsvText(neutraliseCsvText(value))).toBe(value);
+  });
+
+  it('keeps an apostrophe neutraliseCsvText did not add', () => {
+    expect(["'apostrophe", "'", "'x=1"].map(restoreCsvText)).toEqual(["'apostrophe", "'", "'x=1"]);
   });
 });
 

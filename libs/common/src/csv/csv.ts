@@ -21,6 +21,15 @@ export function neutraliseCsvText(value: string): string {
 }
 
 /**
+ * The text neutraliseCsvText was given, for a cell read back from one of our own exports: the
+ * apostrophe comes off only where neutraliseCsvText would have put it, so a title that really
+ * starts with one keeps it.
+ */
+export function restoreCsvText(cell: string): string {
+  return cell.startsWith("'") && neutraliseCsvText(cell.slice(1)) === cell ? cell.slice(1) : cell;
+}
+
+/**
  * One CSV record, RFC 4180: fields with a comma, quote, CR or LF are quoted; lines end in CRLF.
  * Text is neutralised (neutraliseCsvText); numbers are written as they are; null is empty.
  */
