@@ -31,7 +31,7 @@ export class SqliteWriteLock {
         const held = Atomics.compareExchange(this.state, 0, FREE, OWNER);
         if (held === FREE) return;
         const wait = Atomics.waitAsync(this.state, 0, held);
-        if (wait.async) await wait.value;
+        if (wait.async) await keepingAlive(wait.value);
       }
     } finally {
       Atomics.sub(this.state, WAITING, 1);
@@ -74,6 +74,21 @@ export class SqliteWriteLock {
   release(): void {
     Atomics.store(this.state, 0, FREE);
     Atomics.notify(this.state, 0);
+  }
+}
+
+/**
+ * Waits for `wait` with a ref'd timer running: a pending `Atomics.waitAsync` does not keep Node's
+ * event loop alive (nodejs/node#61941), so a transaction waiting for the lock while nothing else
+ * was ref'd (the migrations at start-up, beside the WAL checkpointer's turn) let the process exit
+ * with code 0 before it listened.
+ */
+async function keepingAlive<T>(wait: Promise<T>): Promise<T> {
+  const timer = setInterval(() => undefined, 60_000);
+  try {
+    return await wait;
+  } finally {
+    clearInterval(timer);
   }
 }
 
