@@ -6,7 +6,7 @@
 const { spawn, fork } = require('node:child_process');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { benchServerEnv, exitOf, summarize, waitForUrl } = require('./lib');
+const { benchServerEnv, exitOf, serverNodeFlags, summarize, waitForUrl } = require('./lib');
 
 const root = join(__dirname, '..');
 const BROWSER_UA =
@@ -46,10 +46,14 @@ async function api(base, key, path, body) {
 async function bioPage(db, duration, connections) {
   const port = 3912;
   const { env, dataDir, cleanUp } = await benchServerEnv({ port, db, prefix: 'benchbio' });
-  const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = spawn(
+    process.execPath,
+    [...serverNodeFlags(), join(root, 'dist/apps/api/src/main.js')],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   server.stdout.on('data', (chunk) => (output += chunk));
   const base = `http://127.0.0.1:${port}`;

@@ -11,7 +11,7 @@ const { spawn, fork } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { createPostgresSchema, parseArgs, waitForUrl } = require('./lib');
+const { createPostgresSchema, parseArgs, serverNodeFlags, waitForUrl } = require('./lib');
 
 const root = join(__dirname, '..');
 const args = parseArgs(process.argv.slice(2));
@@ -44,10 +44,14 @@ async function rawBaseline() {
 }
 
 function startInstance(port, env) {
-  const child = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags(), join(root, 'dist/apps/api/src/main.js')],
+    {
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   return { child, port, output: () => output };

@@ -2,10 +2,18 @@
 // Helpers shared by the benchmarks.
 const { readdirSync, readFileSync } = require('node:fs');
 
-/** `--name value` pairs; a `--flag` followed by another option (or by nothing) is `true`. */
+/**
+ * `--name value` pairs; a `--flag` followed by another option (or by nothing) is `true`.
+ * `--name=value` takes a value that starts with `--` itself (`--node-options=--max-semi-space-size=16`).
+ */
 function parseArgs(argv) {
   const out = {};
   for (let i = 0; i < argv.length; i += 1) {
+    const equals = /^--([^=]+)=(.*)$/s.exec(argv[i]);
+    if (equals) {
+      out[equals[1]] = equals[2];
+      continue;
+    }
     const name = argv[i].replace(/^--/, '');
     const next = argv[i + 1];
     if (next === undefined || next.startsWith('--')) {
@@ -16,6 +24,31 @@ function parseArgs(argv) {
     }
   }
   return out;
+}
+
+/**
+ * The node options the Docker image starts the API with (the flags between `node` and
+ * `dist/apps/api/src/main.js` in the Dockerfile's CMD, such as `--max-semi-space-size=16`), so that
+ * the benchmarks measure the server as it is shipped. Empty when the CMD has none.
+ */
+function serverNodeFlags() {
+  let dockerfile = '';
+  try {
+    dockerfile = readFileSync(require('node:path').join(__dirname, '..', 'Dockerfile'), 'utf8');
+  } catch {
+    return [];
+  }
+  for (const [, json] of dockerfile.matchAll(/^CMD\s+(\[.*\])\s*$/gm)) {
+    let argv;
+    try {
+      argv = JSON.parse(json);
+    } catch {
+      continue;
+    }
+    const entry = argv.indexOf('dist/apps/api/src/main.js');
+    if (argv[0] === 'node' && entry > 0) return argv.slice(1, entry);
+  }
+  return [];
 }
 
 /** Resolves once the URL answers with anything below 500. */
@@ -70,7 +103,7 @@ async function startBuiltApi(env, port, main = null, nodeArgs = []) {
   const logDir = mkdtempSync(join(tmpdir(), 'linkdock-bench-log-'));
   const logFile = join(logDir, 'stdout.log');
   const fd = openSync(logFile, 'w');
-  const server = spawn(process.execPath, [...nodeArgs, entry], {
+  const server = spawn(process.execPath, [...serverNodeFlags(), ...nodeArgs, entry], {
     env,
     stdio: ['ignore', fd, 'inherit'],
   });
@@ -202,6 +235,7 @@ async function benchServerEnv({ port, db, prefix, extra = {}, redis = true }) {
 module.exports = {
   benchServerEnv,
   parseArgs,
+  serverNodeFlags,
   waitForUrl,
   createPostgresSchema,
   startBuiltApi,

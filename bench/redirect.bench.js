@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:redirect [-- --duration 10 --connections 50 --db sqlite|postgres] [--kill]
 //                         [--only single|mix|writes] [--before path/to/main.js] [--cpu-prof DIR]
+//                         [--heap] [--node-options='--max-semi-space-size=16']
 //
 // Measures redirects per second and p99 latency of the visitor edge against a raw node:http
 // server that does nothing but answer 302, in the same run, on the same machine (autocannon runs
@@ -15,15 +16,20 @@
 // during the load: each server's main thread, Linkdock's visit writer thread, and the load
 // generator, which shares the machine. Last, unless --only picks another case, redirects of one
 // link alone and then while POST /v1/links runs beside them (bench/writes-beside-case.js).
+// --heap loads bench/heap-probe.js into Linkdock and prints the peak heap of its main isolate and
+// of each worker thread, after boot and under the load; --node-options adds to Linkdock's
+// NODE_OPTIONS (only the Linkdock server's, not the raw server's or the load generator's).
 'use strict';
 const { spawn, fork } = require('node:child_process');
-const { readFileSync } = require('node:fs');
+const { readFileSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const {
   benchServerEnv,
   exitOf,
   parseArgs,
+  serverNodeFlags,
   summarize,
   threadCpu,
   threadTicks,
@@ -102,9 +108,19 @@ async function linkdock(mode, main = null) {
     },
   });
   const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+  if (args['node-options']) {
+    env.NODE_OPTIONS = [env.NODE_OPTIONS, args['node-options']].filter(Boolean).join(' ');
+  }
+  const heapFile = args.heap
+    ? join(tmpdir(), `linkdock-heap-${process.pid}-${Date.now()}.jsonl`)
+    : null;
+  if (heapFile) {
+    env.LINKDOCK_HEAP_PROBE = heapFile;
+    nodeArgs.push('--require', join(__dirname, 'heap-probe.js'));
+  }
   const server = spawn(
     process.execPath,
-    [...nodeArgs, main ?? join(root, 'dist/apps/api/src/main.js')],
+    [...serverNodeFlags(), ...nodeArgs, main ?? join(root, 'dist/apps/api/src/main.js')],
     {
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -117,6 +133,7 @@ async function linkdock(mode, main = null) {
   while (!/ld_[A-Za-z0-9_-]{20,}/.test(output)) await new Promise((r) => setTimeout(r, 100));
   const key = /ld_[A-Za-z0-9_-]{20,}/.exec(output)[0];
   const rss = { boot: rssMb(server.pid) };
+  const phases = { boot: Date.now() };
   let linkId = null;
   if (mode === 'mix') {
     await createMixLinks(base, key);
@@ -143,7 +160,9 @@ async function linkdock(mode, main = null) {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid) ?? 0)), 500);
   const ticks = { server: threadTicks(server.pid), client: threadTicks(process.pid) };
+  phases.load = Date.now();
   const result = summarize(await run(duration), '3xx');
+  phases.end = Date.now();
   const cpu = {
     server: threadCpu(server.pid, ticks.server, threadTicks(server.pid), duration),
     client: threadCpu(process.pid, ticks.client, threadTicks(process.pid), duration),
@@ -163,7 +182,48 @@ async function linkdock(mode, main = null) {
   const clientSaw = warm.ok + result.ok;
   const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
   await cleanUp();
-  return { result, counted, clientSaw, stored, exit, rss, backlog, stopMs, cpu };
+  const heap = heapFile ? heapPeaks(heapFile, phases) : null;
+  return { result, counted, clientSaw, stored, exit, rss, backlog, stopMs, cpu, heap };
+}
+
+/**
+ * From heap-probe.js's samples, the peak of each isolate's figures (MB) after boot (until the load
+ * starts: boot, the links, the warm-up, the geo database) and under the load.
+ */
+function heapPeaks(file, phases) {
+  let lines = [];
+  try {
+    lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  } catch {
+    return null;
+  }
+  rmSync(file, { force: true });
+  const peaks = { boot: {}, load: {} };
+  // The main isolate's collections during the load: the last sample before it and the last in it.
+  const before = lines.filter((l) => l.t < phases.load).at(-1)?.gc;
+  const during = lines.filter((l) => l.t <= phases.end).at(-1)?.gc;
+  if (before && during) {
+    peaks.gc = Object.fromEntries(
+      Object.keys(during).map((k) => [k, Math.round(during[k] - before[k])]),
+    );
+  }
+  for (const line of lines) {
+    delete line.gc;
+    const phase = line.t < phases.load ? 'boot' : line.t <= phases.end ? 'load' : null;
+    if (!phase) continue;
+    for (const [isolate, figures] of Object.entries(line)) {
+      if (typeof figures !== 'object') continue;
+      const peak = (peaks[phase][isolate] ??= {});
+      for (const [name, mb] of Object.entries(figures)) peak[name] = Math.max(peak[name] ?? 0, mb);
+    }
+    const rss = peaks[phase];
+    rss.rss = Math.max(rss.rss ?? 0, line.rss);
+  }
+  return peaks;
 }
 
 /** linkdock_visits_buffered_total − linkdock_visits_written_total, from /metrics. */
@@ -231,6 +291,32 @@ async function runCase(mode) {
         `CPU during the load, % of one core: main thread ${edge.cpu.server.main}, busiest other thread (the visit writer) ` +
         `${edge.cpu.server.busiest}, other threads ${edge.cpu.server.others}; load generator ${total(edge.cpu.client)}`,
     );
+    if (edge.heap) {
+      for (const phase of ['boot', 'load']) {
+        const peaks = edge.heap[phase];
+        const isolates = Object.entries(peaks)
+          .filter(([, figures]) => typeof figures === 'object')
+          .map(
+            ([isolate, f]) =>
+              `  ${isolate.padEnd(24)} heap ${f.heap} MB (used ${f.used})` +
+              (f.young !== undefined ? `, young generation ${f.young}, code ${f.code}` : '') +
+              `, malloced ${f.malloced}` +
+              (f.limit !== undefined ? `, limit ${f.limit}` : ''),
+          );
+        console.log(
+          `peaks ${phase === 'boot' ? 'before the load' : 'under the load'} (RSS ${peaks.rss} MB):\n${isolates.join('\n')}`,
+        );
+      }
+      const gc = edge.heap.gc;
+      if (gc) {
+        const per1000 = (n) => ((n / Math.max(edge.result.ok, 1)) * 1000).toFixed(2);
+        console.log(
+          `main isolate's GC during the load: ${gc.minor} young-generation collections (${gc.minorMs} ms), ` +
+            `${gc.major} full (${gc.majorMs} ms); per 1,000 redirects ${per1000(gc.minor)} and ${per1000(gc.major)}, ` +
+            `${per1000(gc.minorMs + gc.majorMs)} ms`,
+        );
+      }
+    }
     if (kill) {
       const lost = edge.clientSaw - edge.stored.visits;
       console.log(
@@ -258,7 +344,8 @@ async function runCase(mode) {
 
 (async () => {
   console.log(
-    `bench:redirect  ${connections} connections, ${duration} s per run, database ${db}, node ${process.version}`,
+    `bench:redirect  ${connections} connections, ${duration} s per run, database ${db}, node ${process.version}, ` +
+      `Linkdock's node options: ${[...serverNodeFlags(), args['node-options'] ?? ''].join(' ').trim() || 'none'}`,
   );
   for (const mode of cases.filter((c) => c !== 'writes')) await runCase(mode);
   if (!args.only) await require('./bio-page-case').runBioPageCase({ db, duration, connections });
