@@ -31,7 +31,7 @@ export class SqliteWriteLock {
         const held = Atomics.compareExchange(this.state, 0, FREE, OWNER);
         if (held === FREE) return;
         const wait = Atomics.waitAsync(this.state, 0, held);
-        if (wait.async) await wait.value;
+        if (wait.async) await keepingAlive(wait.value);
       }
     } finally {
       Atomics.sub(this.state, WAITING, 1);
@@ -74,6 +74,20 @@ export class SqliteWriteLock {
   release(): void {
     Atomics.store(this.state, 0, FREE);
     Atomics.notify(this.state, 0);
+  }
+}
+
+/**
+ * Awaits `promise` with a timer holding the event loop open: a pending `Atomics.waitAsync` does
+ * not, so a process whose only work was waiting for the lock (the first start's migrations, while
+ * the WAL checkpointer's unreferenced thread held it) ended there with exit code 0.
+ */
+async function keepingAlive<T>(promise: Promise<T>): Promise<T> {
+  const timer = setInterval(() => undefined, 1 << 30);
+  try {
+    return await promise;
+  } finally {
+    clearInterval(timer);
   }
 }
 
