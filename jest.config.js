@@ -16,14 +16,15 @@ const e2e = (db) => ({
   ...base,
   displayName: `e2e-${db}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  // The boot, visitor-crash and worker tests start the built server or worker on SQLite, and the
-  // browser tests drive rendering that does not depend on the database; once (on SQLite) is
-  // enough for them.
+  // The boot, start-stop, visitor-crash and worker tests start the built server or worker on
+  // SQLite, and the browser tests drive rendering that does not depend on the database; once (on
+  // SQLite) is enough for them.
   testPathIgnorePatterns:
     db === 'postgres'
       ? [
           '/node_modules/',
           'boot\\.e2e-spec',
+          'start-stop\\.e2e-spec',
           'visitor-crash\\.e2e-spec',
           'worker\\.e2e-spec',
           'signatures-browser\\.e2e-spec',
