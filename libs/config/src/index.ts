@@ -4,3 +4,4 @@ export * from './load-config';
 export * from './notifications-config';
 export * from './secrets-key';
 export * from './storage-config';
+export * from './startup-failure';
