@@ -16,7 +16,7 @@ const e2e = (db) => ({
   ...base,
   displayName: `e2e-${db}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  // The boot, docs-examples, visitor-crash and worker tests start the built server or worker on
+  // The boot, docs-examples, start-stop, visitor-crash and worker tests start the built server or worker on
   // SQLite, and the browser tests drive rendering that does not depend on the database; once (on
   // SQLite) is enough for them.
   testPathIgnorePatterns:
@@ -27,6 +27,7 @@ const e2e = (db) => ({
           'docs-examples\\.e2e-spec',
           'secrets-key-boot\\.e2e-spec',
           'cli-built\\.e2e-spec',
+          'start-stop\\.e2e-spec',
           'visitor-crash\\.e2e-spec',
           'worker\\.e2e-spec',
           'signatures-browser\\.e2e-spec',

@@ -10,6 +10,7 @@ import {
   bodyParserErrors,
   EnvelopeExpressAdapter,
   jsonBodyLimits,
+  NestLogger,
 } from '@app/common';
 import { AppConfig } from '@app/config';
 import { findAssetsDir } from '@app/signatures';
@@ -37,9 +38,11 @@ export async function createApp(
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, httpLogger, options.extraModules),
     new EnvelopeExpressAdapter(config.appUrl),
-    { bodyParser: false, bufferLogs: true },
+    // A failure is thrown to the caller (main.ts reports it in one line) instead of being logged
+    // with its stack, Nest's buffered start-up lines with it, before Nest ends the process.
+    { bodyParser: false, bufferLogs: true, autoFlushLogs: false, abortOnError: false },
   );
-  app.useLogger(app.get(Logger));
+  app.useLogger(new NestLogger(app.get(Logger)));
   app.flushLogs();
   // Requests node's parser refuses never reach Express: answer them in the error shape here.
   app.getHttpServer().on('clientError', answerClientError);

@@ -20,6 +20,8 @@ const serving = new AsyncLocalStorage<RequestFields>();
 export interface HttpLogger {
   (req: IncomingMessage, res: ServerResponse, next: () => void): void;
   logger: pino.Logger;
+  /** Writes `text` as it is (not a JSON line) to the log's stream, after the lines queued in it. */
+  print: (text: string) => void;
 }
 
 /**
@@ -76,6 +78,7 @@ export function createHttpLogger(
     serving.run(fields, next);
   }) as HttpLogger;
   middleware.logger = logger;
+  middleware.print = (text) => destination.write(text);
   return middleware;
 }
 

@@ -1,8 +1,15 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { UsersService } from '@app/auth';
-import { ConfigError, loadConfig, resolveSecretsKey } from '@app/config';
+import {
+  ConfigError,
+  loadConfig,
+  reportStartupFailure,
+  resolveSecretsKey,
+  SECRETS_KEY_FILE,
+} from '@app/config';
 import { runMigrations } from '@app/database';
 import { verifySecretsKey } from '@app/notifications';
 import { API_PREFIX, createApp } from './configure-app';
@@ -37,6 +44,10 @@ async function bootstrap(): Promise<void> {
       `  Secrets key: SECRETS_KEY is unset, so one was generated into ${secrets.created} (mode 0600).`,
       '  Back it up with the database: notification-handler secrets cannot be read without it.',
     );
+  } else if (!config.notifications.secretsKey) {
+    lines.push(
+      `  Secrets key: ${join(config.dataDir, SECRETS_KEY_FILE)} (back it up with the database)`,
+    );
   }
   if (admin) {
     // Printed to the terminal only, never to the JSON log: the key is a secret shown this once.
@@ -49,18 +60,12 @@ async function bootstrap(): Promise<void> {
       `Try it: curl -H "Authorization: Bearer ${admin.apiKey}" ${config.appUrl}/${API_PREFIX}/user`,
     );
   }
-  // Let the (asynchronous) JSON log drain first so the banner is not buried in it.
-  await new Promise<void>((resolve) => httpLogger.logger.flush(() => resolve()));
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  // Through the JSON log's own stream, after the lines queued in it: the banner comes last.
+  httpLogger.print(`\n${lines.join('\n')}\n\n`);
 }
 
 bootstrap().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    process.stderr.write(
-      `Linkdock failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
-  }
+  // Loading the configuration succeeded unless it is what failed: it reads the same environment.
+  reportStartupFailure('Linkdock', error, error instanceof ConfigError ? undefined : loadConfig());
   process.exit(1);
 });

@@ -2,11 +2,13 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import pino from 'pino';
+import { NestLogger } from '@app/common';
 import {
   AppConfig,
   assertWorkerProcess,
   ConfigError,
   loadConfig,
+  reportStartupFailure,
   resolveSecretsKey,
 } from '@app/config';
 import { AppDataSource, buildDataSourceOptions, runMigrations } from '@app/database';
@@ -26,9 +28,10 @@ async function main(stop: Promise<NodeJS.Signals>): Promise<void> {
   const applied = await migrate(config);
   const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config, logger), {
     bufferLogs: true,
+    autoFlushLogs: false,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new NestLogger(app.get(Logger)));
   app.flushLogs();
   if (applied.length > 0) {
     log.info(`Applied migrations: ${applied.join(', ')}`);
@@ -87,11 +90,9 @@ function describe(job: Job): string {
 main(stopSignal()).then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(
-      error instanceof ConfigError
-        ? `${error.message}\n`
-        : `Linkdock worker failed: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
+    // Loading the configuration succeeded unless it is what failed: it reads the same environment.
+    const config = error instanceof ConfigError ? undefined : loadConfig();
+    reportStartupFailure('Linkdock worker', error, config);
     process.exit(1);
   },
 );

@@ -6,7 +6,7 @@ import type Redis from 'ioredis';
 // Each from its own file, not the libraries' indexes, so that the thread loads only what it uses.
 import { AppDataSource, buildDataSourceOptions } from '@app/database/data-source';
 import { SqliteWriteLock } from '@app/database/sqlite-write-lock';
-import { createRedisClient } from '@app/redis/redis.module';
+import { closeRedisClient, createRedisClient } from '@app/redis/redis.module';
 import { UniqueVisitors } from './unique-visitors';
 import { VisitBatch } from './visit-batch';
 import { VisitEnricher } from './visit-enricher';
@@ -68,7 +68,8 @@ async function run(port: NonNullable<typeof parentPort>, data: VisitThreadData):
         : options,
     );
     await dataSource.initialize();
-    redis = data.config.redisUrl ? createRedisClient(data.config.redisUrl) : null;
+    // The main thread's client reports Redis outages; this one would repeat them.
+    redis = data.config.redisUrl ? createRedisClient(data.config.redisUrl, false) : null;
     const writer = new VisitWriter(dataSource, data.config);
     writer.writeLock = data.lock ? new SqliteWriteLock(data.lock) : null;
     const enricher = new VisitEnricher(
@@ -94,7 +95,7 @@ async function run(port: NonNullable<typeof parentPort>, data: VisitThreadData):
           });
         } else {
           await dataSource?.destroy();
-          await redis?.quit().catch(() => redis?.disconnect());
+          if (redis) await closeRedisClient(redis);
           port.close();
         }
       });

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { TeamContext } from '@app/database';
-import { publishQuietly, REDIS } from '@app/redis';
+import { closeRedisClient, duplicateRedisClient, publishQuietly, REDIS } from '@app/redis';
 import { Actor } from './actor';
 
 /** The Redis channel on which instances tell each other to drop cached authentication. */
@@ -68,7 +68,7 @@ export class AuthCache implements OnModuleInit, OnApplicationShutdown {
     if (!this.redis) {
       return;
     }
-    const subscriber = this.redis.duplicate();
+    const subscriber = duplicateRedisClient(this.redis);
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => this.onRemote(message));
     subscriber.subscribe(AUTH_INVALIDATION_CHANNEL).catch((err: unknown) => {
@@ -77,9 +77,7 @@ export class AuthCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.subscriber && this.subscriber.status !== 'end') {
-      await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
-    }
+    if (this.subscriber) await closeRedisClient(this.subscriber);
   }
 
   /** Bumped by every drop; see the class comment. */

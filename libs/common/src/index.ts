@@ -6,6 +6,7 @@ export * from './events';
 export * from './html';
 export * from './http';
 export * from './list-query';
+export * from './logging';
 export * from './swagger';
 export * from './threads';
 export * from './time';

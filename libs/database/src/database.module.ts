@@ -58,7 +58,10 @@ export class DatabaseModule {
       global: true,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...options, retryAttempts: 3, retryDelay: 2000 }),
+          // A database that does not answer fails the start at once, in one line naming
+          // DATABASE_URL (the entry points' startup-failure report); whatever supervises the
+          // process starts it again.
+          useFactory: () => ({ ...options, toRetry: () => false }),
           dataSourceFactory: () => Promise.resolve(new AppDataSource(options)),
         }),
         TypeOrmModule.forFeature(ENTITIES),

@@ -1,10 +1,15 @@
 import { DynamicModule, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
+import { maskUrl } from '@app/config';
 
 /** The shared ioredis client, or null when REDIS_URL is unset (everything then stays in-process). */
 export const REDIS = Symbol('REDIS');
 
-export function createRedisClient(url: string): Redis {
+/**
+ * A client of REDIS_URL that reconnects by itself. It logs each outage once; `reportOutages`
+ * false leaves that to another client of the same process (the visit writer thread's client).
+ */
+export function createRedisClient(url: string, reportOutages = true): Redis {
   const logger = new Logger('Redis');
   const client = new Redis(url, {
     maxRetriesPerRequest: 2,
@@ -15,17 +20,31 @@ export function createRedisClient(url: string): Redis {
     // and the default 2 s kept a stopped app's process (a test worker) alive for that long.
     disconnectTimeout: 100,
   });
-  let reported = false;
+  // Once per outage: at the first error, then again only after the connection was back.
+  let reported = !reportOutages;
   client.on('error', (err: Error) => {
     if (!reported) {
-      logger.warn(`Redis is unreachable: ${err.message}`);
+      logger.warn(`Redis (REDIS_URL ${maskUrl(url)}) is unreachable: ${err.message}`);
       reported = true;
     }
   });
   client.on('ready', () => {
-    reported = false;
+    reported = !reportOutages;
   });
   return client;
+}
+
+/**
+ * A second connection to the same Redis, for subscribing. Its commands wait for a connection
+ * however long that takes: a SUBSCRIBE that gave up while Redis was down would never be sent
+ * again (ioredis subscribes again only to the channels it was subscribed to). The client it
+ * copies reports outages: without a listener of its own, ioredis would print "Unhandled error
+ * event" and a stack at every attempt to reconnect.
+ */
+export function duplicateRedisClient(redis: Redis): Redis {
+  const copy = redis.duplicate({ maxRetriesPerRequest: null });
+  copy.on('error', () => undefined);
+  return copy;
 }
 
 /**
@@ -47,6 +66,20 @@ export function redisReady(redis: Redis, ms: number): Promise<boolean> {
   });
 }
 
+/**
+ * Closes a client: QUIT when connected (what was sent is answered first), otherwise at once. A
+ * QUIT while Redis is down would wait for a connection, for ever on a subscriber
+ * (duplicateRedisClient), and hold up the process's shutdown.
+ */
+export async function closeRedisClient(redis: Redis): Promise<void> {
+  if (redis.status === 'end') return;
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  await redis.quit().catch(() => redis.disconnect());
+}
+
 @Module({})
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
@@ -61,8 +94,6 @@ export class RedisModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.redis && this.redis.status !== 'end') {
-      await this.redis.quit().catch(() => this.redis?.disconnect());
-    }
+    if (this.redis) await closeRedisClient(this.redis);
   }
 }

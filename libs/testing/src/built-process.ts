@@ -18,6 +18,9 @@ export interface StartedProcess {
   child: ChildProcess;
   /** Everything it printed so far, stdout and stderr together. */
   output: () => string;
+  /** What it printed so far on stdout alone, and on stderr alone. */
+  stdout: () => string;
+  stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -38,15 +41,29 @@ export function startBuilt(entry: string, env: Record<string, string>): StartedP
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => {
       running.delete(started);
       resolve({ code, signal });
     }),
   );
-  const started: StartedProcess = { child, output: () => output, exited };
+  const started: StartedProcess = {
+    child,
+    output: () => output,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+  };
   running.add(started);
   return started;
 }

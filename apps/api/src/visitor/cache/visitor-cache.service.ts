@@ -18,7 +18,7 @@ import {
   LinksRepository,
   SplashPagesRepository,
 } from '@app/database';
-import { publishQuietly, REDIS } from '@app/redis';
+import { closeRedisClient, duplicateRedisClient, publishQuietly, REDIS } from '@app/redis';
 import { compileBio } from '../pages/bio-page';
 import { compileSplash } from '../pages/splash-page';
 import { compileLink, VisitorLink, locationOf } from './visitor-link';
@@ -86,7 +86,7 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
     if (!this.redis) {
       return;
     }
-    const subscriber = this.redis.duplicate();
+    const subscriber = duplicateRedisClient(this.redis);
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => this.onRemote(message));
     // Changes published while the connection was down never arrive: forget everything once it is
@@ -108,9 +108,7 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.recorder.onLimitedLinksWritten = undefined;
-    if (this.subscriber && this.subscriber.status !== 'end') {
-      await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
-    }
+    if (this.subscriber) await closeRedisClient(this.subscriber);
   }
 
   /** undefined = not cached: call loadLink. null = known not to exist. */
