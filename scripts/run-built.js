@@ -21,7 +21,11 @@ const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 // stops at once on the second.
 const FROM_TERMINAL = isatty(0) ? ['SIGINT', 'SIGHUP'] : [];
 const root = join(__dirname, '..');
-const [entry, ...args] = process.argv.slice(2);
+// Node options (`--max-semi-space-size=16`) come before the entry and go to the child's node.
+const given = process.argv.slice(2);
+const nodeOptions = [];
+while (given.length > 0 && given[0].startsWith('--')) nodeOptions.push(given.shift());
+const [entry, ...args] = given;
 const output = join(root, 'dist', `${entry}.js`);
 
 // What the build leaves out (tsconfig.build.json): changing it does not make the build stale.
@@ -91,7 +95,12 @@ async function main() {
       return;
     }
   }
-  endLike(await run(process.execPath, [output, ...args], { cwd: process.cwd(), stdio: 'inherit' }));
+  endLike(
+    await run(process.execPath, [...nodeOptions, output, ...args], {
+      cwd: process.cwd(),
+      stdio: 'inherit',
+    }),
+  );
 }
 
 main().catch((error) => {

@@ -110,7 +110,7 @@ export class ThreadVisitSink implements VisitSink {
                 this.onMessage(message);
               }
             });
-            worker.on('error', (error) => {
+            worker.on('error', (error: Error) => {
               this.logger.error(`The visit writer thread failed: ${String(error)}`);
               onStartError(error);
             });

@@ -105,7 +105,11 @@ describe('docker-compose.yml', () => {
     const appStart = start(app);
     const workerStart = start(worker);
 
-    expect(appStart.secrets).toEqual({ key: Buffer.from(KEY, 'base64'), created: null });
+    expect(appStart.secrets).toEqual({
+      key: Buffer.from(KEY, 'base64'),
+      created: null,
+      file: null,
+    });
     expect(workerStart.secrets).toEqual(appStart.secrets);
     const { config } = appStart;
     expect({
