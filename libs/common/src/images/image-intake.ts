@@ -9,7 +9,11 @@ import { ImageQueue } from './image-queue';
  * it through the image queue. SVG is rasterized, so no script of an upload reaches a browser.
  */
 export class ImageIntake {
-  constructor(private readonly queue: ImageQueue) {}
+  constructor(private readonly queue: ImageQueue) {
+    // One libvips worker per pipeline: with the queue's one pipeline at a time on a 2-core box,
+    // a core stays free for the event loop (libvips' default is one thread per core).
+    sharp.concurrency(1);
+  }
 
   normalize(field: string, buffer: Buffer, formats: ImageFormats, side: number): Promise<Buffer> {
     return this.queue.run(async () => {
