@@ -1,14 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, PlanLimits } from '@app/auth';
-import {
-  AppError,
-  Clock,
-  ImageIntake,
-  ListQuery,
-  NotFoundError,
-  Paginated,
-  UploadedFiles,
-} from '@app/common';
+import { AppError, Clock, ListQuery, NotFoundError, Paginated, UploadedFiles } from '@app/common';
 import { ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
 import { DataTooLongError, QrType, renderQr } from '@app/qr';
 import { CreateQrCodeDto } from './dto/create-qr-code.dto';
@@ -35,7 +27,6 @@ export class QrCodesService {
     private readonly projects: ProjectsRepository,
     private readonly files: QrFiles,
     private readonly clock: Clock,
-    private readonly images: ImageIntake,
   ) {}
 
   async list(actor: Actor, query: ListQuery): Promise<Paginated<QrCodeResponse>> {
@@ -209,11 +200,8 @@ export class QrCodesService {
           images[slot] = null;
         }
       }
-      // Rendering is sharp work too (compositing, PNG encoding): it takes its turn in the queue.
-      const options = renderOptions(settings, embedded, images);
-      const rendered = await this.images
-        .run(() => renderQr(options))
-        .catch((e: unknown) => {
+      const rendered = await renderQr(renderOptions(settings, embedded, images)).catch(
+        (e: unknown) => {
           throw e instanceof DataTooLongError
             ? new AppError(
                 'validation_failed',
@@ -221,7 +209,8 @@ export class QrCodesService {
                 type,
               )
             : e;
-        });
+        },
+      );
       const svgName = await this.files.writeRendered(rendered.svg, rendered.png);
       created.push(...this.files.renderedFiles(svgName));
       return {

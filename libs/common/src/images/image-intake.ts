@@ -32,9 +32,4 @@ export class ImageIntake {
       }
     });
   }
-
-  /** Other image work (rendering a QR code) takes its turn in the same queue. */
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return this.queue.run(work);
-  }
 }
