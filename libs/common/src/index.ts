@@ -5,6 +5,7 @@ export * from './errors';
 export * from './events';
 export * from './html';
 export * from './http';
+export * from './images';
 export * from './list-query';
 export * from './logging';
 export * from './swagger';

@@ -1,16 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import sharp from 'sharp';
-import { AppError } from '@app/common';
+import { ImageFormats, ImageIntake } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { BIOLINK_UPLOADS_PATH } from '@app/database';
 import { ObjectStore } from '@app/storage';
 
-/** Avatars and image blocks are at most this big, in bytes and in pixels. */
+/** Avatars and image blocks are at most this many bytes (and pixels as `ImageIntake` allows). */
 export const MAX_BIOLINK_IMAGE_BYTES = 2 * 1024 * 1024;
-const MAX_INPUT_PIXELS = 4096 * 4096;
-const ACCEPTED = new Set(['png', 'jpeg', 'webp', 'gif', 'svg']);
+const FORMATS: ImageFormats = {
+  accepted: new Set(['png', 'jpeg', 'webp', 'gif', 'svg']),
+  described: 'a PNG, JPEG, WebP, GIF or SVG image',
+};
 const STORED_NAME = /^[0-9a-f]{40}\.png$/;
 
 /**
@@ -26,6 +27,7 @@ export class BiolinkFiles {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly objects: ObjectStore,
+    private readonly images: ImageIntake,
   ) {
     this.uploadsBase = config.storage.publicUrl ?? config.appUrl;
   }
@@ -41,7 +43,7 @@ export class BiolinkFiles {
     file: { buffer: Buffer } | { path: string },
   ): Promise<string> {
     const buffer = 'buffer' in file ? file.buffer : await readFile(file.path);
-    return this.write(await normalize(field, side, buffer));
+    return this.write(await this.images.normalize(field, buffer, FORMATS, side));
   }
 
   /** A new name per write (content hash and salt): two pages never share a file. */
@@ -61,29 +63,5 @@ export class BiolinkFiles {
     if (keys.length > 0) {
       await this.objects.delete(keys);
     }
-  }
-}
-
-/** An image re-encoded as a PNG no larger than `side`; SVG is rasterized (no script survives). */
-async function normalize(field: string, side: number, buffer: Buffer): Promise<Buffer> {
-  const bad = (): AppError =>
-    new AppError(
-      'validation_failed',
-      `${field} must be a PNG, JPEG, WebP, GIF or SVG image.`,
-      field,
-    );
-  try {
-    const image = sharp(buffer, { limitInputPixels: MAX_INPUT_PIXELS, density: 144 });
-    const meta = await image.metadata();
-    if (!meta.format || !ACCEPTED.has(meta.format)) {
-      throw bad();
-    }
-    return await image
-      .rotate()
-      .resize(side, side, { fit: 'inside', withoutEnlargement: true })
-      .png()
-      .toBuffer();
-  } catch (e) {
-    throw e instanceof AppError ? e : bad();
   }
 }

@@ -1,6 +1,13 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Actor, type PlanLimits } from '@app/auth';
-import { Clock, ErrorEntry, LINK_CHANGED, UploadedDiskFile } from '@app/common';
+import {
+  Clock,
+  ErrorEntry,
+  ImageIntake,
+  ImageQueue,
+  LINK_CHANGED,
+  UploadedDiskFile,
+} from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
   defaultLinkSettings,
@@ -208,6 +215,7 @@ describe(LinksService.name, () => {
       new BiolinkFiles(
         { appUrl: APP_URL, storage: { publicUrl: null } } as unknown as AppConfig,
         { delete: () => Promise.resolve() } as unknown as ObjectStore,
+        new ImageIntake(new ImageQueue(1, 32)),
       ),
       { appUrl: APP_URL } as AppConfig,
     );

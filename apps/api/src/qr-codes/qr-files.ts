@@ -1,16 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import sharp from 'sharp';
-import { AppError, UploadedFile } from '@app/common';
+import { ImageFormats, ImageIntake, UploadedFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { ObjectStore } from '@app/storage';
 
-/** Uploads are at most this big, in bytes and in pixels. */
+/** Uploads are at most this many bytes (and as many pixels as `ImageIntake` lets through). */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
-const MAX_INPUT_PIXELS = 4096 * 4096;
 /** Stored images are scaled down to fit this square: a logo never needs more. */
 const MAX_STORED_SIDE = 1024;
-const ACCEPTED = new Set(['png', 'jpeg', 'webp', 'svg']);
+const FORMATS: ImageFormats = {
+  accepted: new Set(['png', 'jpeg', 'webp', 'svg']),
+  described: 'a PNG, JPEG, WebP or SVG image',
+};
 
 export const QR_UPLOAD_DIR = 'uploads/qr-codes';
 
@@ -25,6 +26,7 @@ export class QrFiles {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly store: ObjectStore,
+    private readonly images: ImageIntake,
   ) {
     this.base = `${config.storage.publicUrl ?? config.appUrl}/${QR_UPLOAD_DIR}`;
   }
@@ -39,27 +41,8 @@ export class QrFiles {
    * foreignObject of an upload can ever reach a browser. librsvg reads no external file when it
    * gets the SVG as a buffer.
    */
-  async normalizeImage(file: UploadedFile): Promise<Buffer> {
-    const bad = (): AppError =>
-      new AppError(
-        'validation_failed',
-        `${file.field} must be a PNG, JPEG, WebP or SVG image.`,
-        file.field,
-      );
-    try {
-      const image = sharp(file.buffer, { limitInputPixels: MAX_INPUT_PIXELS, density: 144 });
-      const meta = await image.metadata();
-      if (!meta.format || !ACCEPTED.has(meta.format)) {
-        throw bad();
-      }
-      return await image
-        .rotate()
-        .resize(MAX_STORED_SIDE, MAX_STORED_SIDE, { fit: 'inside', withoutEnlargement: true })
-        .png()
-        .toBuffer();
-    } catch (e) {
-      throw e instanceof AppError ? e : bad();
-    }
+  normalizeImage(file: UploadedFile): Promise<Buffer> {
+    return this.images.normalize(file.field, file.buffer, FORMATS, MAX_STORED_SIDE);
   }
 
   /** The stored file, or null when it is not there (any other read failure is thrown). */

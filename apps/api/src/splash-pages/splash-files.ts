@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import sharp from 'sharp';
-import { AppError, UploadedFile } from '@app/common';
+import { ImageFormats, ImageIntake, UploadedFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SPLASH_UPLOADS_PATH } from '@app/database';
 import { ObjectStore } from '@app/storage';
@@ -11,10 +10,12 @@ export const SPLASH_IMAGES = { logo: 512, favicon: 128, opengraph: 1200 } as con
 export type SplashImage = keyof typeof SPLASH_IMAGES;
 export const SPLASH_IMAGE_FIELDS = Object.keys(SPLASH_IMAGES) as SplashImage[];
 
-/** Uploads are at most this big, in bytes and in pixels. */
+/** Uploads are at most this many bytes (and as many pixels as `ImageIntake` lets through). */
 export const MAX_SPLASH_IMAGE_BYTES = 2 * 1024 * 1024;
-const MAX_INPUT_PIXELS = 4096 * 4096;
-const ACCEPTED = new Set(['png', 'jpeg', 'webp', 'gif', 'svg']);
+const FORMATS: ImageFormats = {
+  accepted: new Set(['png', 'jpeg', 'webp', 'gif', 'svg']),
+  described: 'a PNG, JPEG, WebP, GIF or SVG image',
+};
 const STORED_NAME = /^[0-9a-f]{40}\.png$/;
 
 /**
@@ -28,6 +29,7 @@ export class SplashFiles {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly store: ObjectStore,
+    private readonly images: ImageIntake,
   ) {
     this.base = `${config.storage.publicUrl ?? config.appUrl}/${SPLASH_UPLOADS_PATH}`;
   }
@@ -40,28 +42,8 @@ export class SplashFiles {
    * Checks an upload by its content (not its name or declared type) and re-encodes it as a PNG no
    * larger than the field needs. SVG is rasterized, so no script of an upload reaches a browser.
    */
-  async normalize(field: SplashImage, file: UploadedFile): Promise<Buffer> {
-    const bad = (): AppError =>
-      new AppError(
-        'validation_failed',
-        `${field} must be a PNG, JPEG, WebP, GIF or SVG image.`,
-        field,
-      );
-    try {
-      const image = sharp(file.buffer, { limitInputPixels: MAX_INPUT_PIXELS, density: 144 });
-      const meta = await image.metadata();
-      if (!meta.format || !ACCEPTED.has(meta.format)) {
-        throw bad();
-      }
-      const side = SPLASH_IMAGES[field];
-      return await image
-        .rotate()
-        .resize(side, side, { fit: 'inside', withoutEnlargement: true })
-        .png()
-        .toBuffer();
-    } catch (e) {
-      throw e instanceof AppError ? e : bad();
-    }
+  normalize(field: SplashImage, file: UploadedFile): Promise<Buffer> {
+    return this.images.normalize(field, file.buffer, FORMATS, SPLASH_IMAGES[field]);
   }
 
   /** A new name per write (content hash and salt): two pages never share a file. */

@@ -16,7 +16,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { AppError } from './app-error';
+import { AppError, BusyError } from './app-error';
 import { bodyParserErrors } from './body-parser-errors';
 
 interface FakeRequest {
@@ -48,6 +48,10 @@ class FakeResponse {
 
   getHeader(name: string): string | undefined {
     return this.headers[name.toLowerCase()];
+  }
+
+  setHeader(name: string, value: string): void {
+    this.headers[name.toLowerCase()] = value;
   }
 
   end(): void {
@@ -145,6 +149,21 @@ describe(AllExceptionsFilter.name, () => {
         },
       ],
     });
+  });
+
+  it('answers a busy server with 503 server_busy and its Retry-After, logging no fault', () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const res = respond(new BusyError('The server is busy processing images.', 5));
+
+    expect(res.statusCode).toBe(503);
+    expect(res.getHeader('Retry-After')).toBe('5');
+    expect(res.body).toEqual({
+      errors: [
+        { status: 503, title: 'The server is busy processing images.', code: 'server_busy' },
+      ],
+    });
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
   });
 
   it('rejects a throttled request without Retry-After without a wait', () => {

@@ -11,7 +11,7 @@ import {
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { uploadsRemoval } from '../http/upload-cleanup';
-import { AppError } from './app-error';
+import { AppError, BusyError } from './app-error';
 import { translateDatabaseError } from './database-errors';
 import { ErrorBody, ErrorCode } from './error-codes';
 
@@ -99,7 +99,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private answer(exception: unknown, req: Request & { id?: unknown }, res: Response): void {
     const error = this.toAppError(exception, req, res);
-    if (error.status >= 500) {
+    if (error.status >= 500 && !(exception instanceof BusyError)) {
       this.logger.error({ err: exception, req_id: req.id }, 'Request failed with a server error');
     }
     if (res.headersSent) {
@@ -109,6 +109,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (error.status === 401) {
       // RFC 6750: a 401 names the scheme the client should authenticate with.
       res.setHeader('WWW-Authenticate', 'Bearer realm="Linkdock"');
+    }
+    if (exception instanceof BusyError) {
+      res.setHeader('Retry-After', String(exception.retryAfter));
     }
     const body: ErrorBody = { errors: error.toEntries() };
     res.status(error.status).json(body);

@@ -47,3 +47,13 @@ export class NotFoundError extends AppError {
     super(code, `The ${what} you are looking for does not exist.`);
   }
 }
+
+/** The server cannot take this work now; the client may send it again after `retryAfter` seconds. */
+export class BusyError extends AppError {
+  constructor(
+    title: string,
+    readonly retryAfter: number,
+  ) {
+    super('server_busy', title);
+  }
+}

@@ -49,6 +49,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   request_header_fields_too_large: 431,
   internal_error: 500,
+  server_busy: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

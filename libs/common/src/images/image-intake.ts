@@ -1,0 +1,35 @@
+import sharp from 'sharp';
+import { AppError } from '../errors/app-error';
+import { checkImageHeader, ImageFormats, MAX_IMAGE_PIXELS } from './image-limits';
+import { ImageQueue } from './image-queue';
+
+/**
+ * The one way an uploaded image comes in (avatars, image blocks, splash-page images, QR images):
+ * its header checked before anything is decoded, then re-encoded as a PNG that fits `side`, all of
+ * it through the image queue. SVG is rasterized, so no script of an upload reaches a browser.
+ */
+export class ImageIntake {
+  constructor(private readonly queue: ImageQueue) {
+    // One libvips worker per pipeline: with the queue's one pipeline at a time on a 2-core box,
+    // a core stays free for the event loop (libvips' default is one thread per core).
+    sharp.concurrency(1);
+  }
+
+  normalize(field: string, buffer: Buffer, formats: ImageFormats, side: number): Promise<Buffer> {
+    return this.queue.run(async () => {
+      try {
+        const image = sharp(buffer, { limitInputPixels: MAX_IMAGE_PIXELS, density: 144 });
+        checkImageHeader(field, await image.metadata(), formats);
+        return await image
+          .rotate()
+          .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+          .png()
+          .toBuffer();
+      } catch (e) {
+        throw e instanceof AppError
+          ? e
+          : new AppError('validation_failed', `${field} must be ${formats.described}.`, field);
+      }
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './image-intake';
+export * from './image-limits';
+export * from './image-queue';
