@@ -11,8 +11,12 @@ import {
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { uploadsRemoval } from '../http/upload-cleanup';
-import { AppError } from './app-error';
-import { translateDatabaseError } from './database-errors';
+import { AppError, RetryLaterError } from './app-error';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  translateDatabaseError,
+} from './database-errors';
 import { ErrorBody, ErrorCode } from './error-codes';
 
 const HTTP_CODES: Record<number, ErrorCode> = {
@@ -110,6 +114,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // RFC 6750: a 401 names the scheme the client should authenticate with.
       res.setHeader('WWW-Authenticate', 'Bearer realm="Linkdock"');
     }
+    if (error instanceof RetryLaterError) {
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    }
     const body: ErrorBody = { errors: error.toEntries() };
     res.status(error.status).json(body);
   }
@@ -124,6 +131,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return new AppError(
         'rate_limited',
         `You reached the limit of API requests per minute.${wait}`,
+      );
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return new RetryLaterError(
+        'database_unavailable',
+        `The database cannot be reached right now; try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+        DATABASE_RETRY_AFTER_SECONDS,
       );
     }
     const database = translateDatabaseError(exception);

@@ -47,3 +47,14 @@ export class NotFoundError extends AppError {
     super(code, `The ${what} you are looking for does not exist.`);
   }
 }
+
+/** A refusal that passes if the client waits: answered with `Retry-After` (seconds). */
+export class RetryLaterError extends AppError {
+  constructor(
+    code: ErrorCode,
+    title: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, title);
+  }
+}
