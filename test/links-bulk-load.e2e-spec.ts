@@ -1,0 +1,110 @@
+import { PlansService } from '@app/auth';
+import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
+
+/** Slowest /health answer while `work` runs, probing every ~50 ms. */
+async function slowestHealthDuring<T>(t: TestApp, work: () => Promise<T>): Promise<[T, number]> {
+  let slowest = 0;
+  let running = true;
+  const probe = async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await t.http.get('/health');
+      expect(res.status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const probing = probe();
+  try {
+    return [await work(), slowest];
+  } finally {
+    running = false;
+    await probing;
+
+    console.log(`slowest /health: ${Math.round(slowest)} ms`);
+  }
+}
+
+const links = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => ({
+    location_url: `https://example.com/${tag}/${i}`,
+    utm_source: 'load',
+  }));
+
+describe('Bulk links under load', () => {
+  let t: TestApp;
+  const opened = closeAfterAll();
+
+  beforeAll(async () => {
+    t = opened.add(await createTestApp({ env: { API_RATE_LIMIT: '1000000' } }));
+  });
+
+  const bulk = (user: TestUser, body: unknown) =>
+    t.http
+      .post('/v1/links/bulk')
+      .set('Authorization', user.auth)
+      .send(body as object);
+
+  it('runs one bulk per account at a time: 7 of 8 concurrent get 429 bulk_in_progress, /health stays responsive', async () => {
+    const user = await t.createUser();
+    const [answers, slowest] = await slowestHealthDuring(t, () =>
+      Promise.all(Array.from({ length: 8 }, (_, i) => bulk(user, links(1000, `one${i}`)))),
+    );
+    const created = answers.filter((res) => res.status === 201);
+    const refused = answers.filter((res) => res.status !== 201);
+    expect(created).toHaveLength(1);
+    expect(created[0].body.data).toHaveLength(1000);
+    expect(refused).toHaveLength(7);
+    for (const res of refused) {
+      expect(res.status).toBe(429);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toEqual({
+        errors: [
+          {
+            status: 429,
+            title:
+              'Another bulk create or import of this account is running; send this one when it has finished.',
+            code: 'bulk_in_progress',
+          },
+        ],
+      });
+    }
+    expect(slowest).toBeLessThan(500);
+    const me = await t.http.get('/v1/user').set('Authorization', user.auth);
+    expect(me.body.data.usage.links.used).toBe(1000);
+  });
+
+  it('runs bulks of different accounts side by side: 8 of 8 succeed, /health stays responsive', async () => {
+    const users = await Promise.all(Array.from({ length: 8 }, () => t.createUser()));
+    const [answers, slowest] = await slowestHealthDuring(t, () =>
+      Promise.all(users.map((user, i) => bulk(user, links(1000, `many${i}`)))),
+    );
+    expect(answers.map((res) => [res.status, res.body.data?.length])).toEqual(
+      users.map(() => [201, 1000]),
+    );
+    expect(slowest).toBeLessThan(500);
+  });
+
+  it('refuses bulks beyond the plan before checking their links, /health stays responsive', async () => {
+    const plans = t.app.get(PlansService);
+    const user = await t.createUser();
+    const plan = await plans.create({ name: 'Small', settings: { links_limit: 10 } });
+    await plans.setUserPlan(user.id, plan.id, null);
+    const [answers, slowest] = await slowestHealthDuring(t, () =>
+      Promise.all(Array.from({ length: 8 }, (_, i) => bulk(user, links(1000, `plan${i}`)))),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        errors: [
+          {
+            status: 403,
+            title: 'Your plan allows 10 links; you have 0 and this request adds 1000.',
+            code: 'plan_limit_reached',
+          },
+        ],
+      });
+    }
+    expect(slowest).toBeLessThan(500);
+  });
+});
