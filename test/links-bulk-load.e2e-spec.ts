@@ -1,5 +1,6 @@
 import { PlansService } from '@app/auth';
-import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
+import { OwnerLocks } from '@app/redis';
+import { closeAfterAll, createTestApp, createTestDatabase, TestApp, TestUser } from '@app/testing';
 
 /** Slowest /health answer while `work` runs, probing every ~50 ms. */
 async function slowestHealthDuring<T>(t: TestApp, work: () => Promise<T>): Promise<[T, number]> {
@@ -106,5 +107,41 @@ describe('Bulk links under load', () => {
       });
     }
     expect(slowest).toBeLessThan(500);
+  });
+});
+
+describe('Bulk links on two instances sharing Redis', () => {
+  const opened = closeAfterAll();
+
+  it('refuses a bulk on one instance while the account holds the lock on the other', async () => {
+    const database = opened.add(await createTestDatabase(), (db) => db.drop());
+    const env = {
+      API_RATE_LIMIT: '1000000',
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    };
+    const first = opened.add(await createTestApp({ database, env }));
+    const second = opened.add(await createTestApp({ database, env }));
+    const user = await first.createUser();
+    const release = await first.app.get(OwnerLocks).tryAcquire('links-bulk', user.id);
+    expect(release).not.toBeNull();
+    const send = () =>
+      second.http.post('/v1/links/bulk').set('Authorization', user.auth).send(links(3, 'redis'));
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.body).toEqual({
+      errors: [
+        {
+          status: 429,
+          title:
+            'Another bulk create or import of this account is running; send this one when it has finished.',
+          code: 'bulk_in_progress',
+        },
+      ],
+    });
+    await release!();
+    const created = await send();
+    expect(created.status).toBe(201);
+    expect(created.body.data).toHaveLength(3);
   });
 });
