@@ -217,14 +217,24 @@ export class LinksBulkService {
             this.links.insertMany(rows, events, em),
           )
         : [];
-    return rows.map((row, i) => {
+    const created: BulkCreatedLink[] = [];
+    for (const [i, row] of rows.entries()) {
+      if (i > 0 && i % 100 === 0) {
+        // Each change empties visitor caches: a thousand at once held the event loop too.
+        await setImmediate();
+      }
       this.events.emit(LINK_CHANGED, {
         linkId: ids[i],
         domainId: row.domain_id,
         alias: row.url,
       } satisfies LinkChangedEvent);
-      return { id: ids[i], url: row.url, full_url: `${roots.get(row.domain_id)}/${row.url}` };
-    });
+      created.push({
+        id: ids[i],
+        url: row.url,
+        full_url: `${roots.get(row.domain_id)}/${row.url}`,
+      });
+    }
+    return created;
   }
 
   /** The problems of the domain and project an import puts every link in (one check). */
