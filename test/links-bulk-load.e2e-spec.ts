@@ -38,15 +38,18 @@ describe('Bulk links under load', () => {
   let t: TestApp;
   const opened = closeAfterAll();
 
-  beforeAll(async () => {
-    t = opened.add(await createTestApp({ env: { API_RATE_LIMIT: '1000000' } }));
-  });
-
   const bulk = (user: TestUser, body: unknown) =>
     t.http
       .post('/v1/links/bulk')
       .set('Authorization', user.auth)
       .send(body as object);
+
+  beforeAll(async () => {
+    t = opened.add(await createTestApp({ env: { API_RATE_LIMIT: '1000000' } }));
+    // The first bulk of a process compiles the code it runs; what is measured is the steady state.
+    const warm = await bulk(await t.createUser(), links(100, 'warm'));
+    expect(warm.status).toBe(201);
+  });
 
   it('runs one bulk per account at a time: 7 of 8 concurrent get 429 bulk_in_progress, /health stays responsive', async () => {
     const user = await t.createUser();
