@@ -1,6 +1,10 @@
+import { join } from 'node:path';
 import { PlansService } from '@app/auth';
 import { OwnerLocks } from '@app/redis';
 import { closeAfterAll, createTestApp, createTestDatabase, TestApp, TestUser } from '@app/testing';
+import { runCli } from '../apps/cli/src/cli';
+
+const FIXTURES = join(__dirname, 'fixtures', 'imports');
 
 /** Slowest /health answer while `work` runs, probing every ~50 ms. */
 async function slowestHealthDuring<T>(t: TestApp, work: () => Promise<T>): Promise<[T, number]> {
@@ -118,7 +122,7 @@ describe('Bulk links under load', () => {
 describe('Bulk links on two instances sharing Redis', () => {
   const opened = closeAfterAll();
 
-  it('refuses a bulk on one instance while the account holds the lock on the other', async () => {
+  it('refuses a bulk on one instance, and an import, while the account holds the lock on the other', async () => {
     const database = opened.add(await createTestDatabase(), (db) => db.drop());
     const env = {
       API_RATE_LIMIT: '1000000',
@@ -132,6 +136,7 @@ describe('Bulk links on two instances sharing Redis', () => {
     const send = () =>
       second.http.post('/v1/links/bulk').set('Authorization', user.auth).send(links(3, 'redis'));
     const refused = await send();
+    const errors: string[] = [];
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('5');
     expect(refused.body).toEqual({
@@ -144,6 +149,14 @@ describe('Bulk links on two instances sharing Redis', () => {
         },
       ],
     });
+    // The command line's import, a process of its own, takes the same lock.
+    const imported = await runCli(
+      ['import', '--email', user.email, '--from', 'csv', join(FIXTURES, 'linkdock-links.csv')],
+      second.config,
+      { out: () => undefined, err: (line) => errors.push(line), write: () => Promise.resolve() },
+    );
+    expect(imported).not.toBe(0);
+    expect(JSON.parse(errors[errors.length - 1])).toEqual(refused.body);
     await release!();
     const created = await send();
     expect(created.status).toBe(201);
