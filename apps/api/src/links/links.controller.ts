@@ -159,7 +159,7 @@ export class LinksController {
   @TeamAccess('create')
   @ApiOperation({
     summary:
-      'Create up to 1,000 links (types link and walink) in one transaction: a JSON array of POST /v1/links bodies, or is_bulk=1 with location_urls (one destination per line). All or nothing: a 400 names every problem as [index].field.',
+      'Create up to 1,000 links (types link and walink) in one transaction: a JSON array of POST /v1/links bodies, or is_bulk=1 with location_urls (one destination per line). All or nothing: a 400 names every problem as [index].field. One bulk create or import per account at a time: another answers 429 bulk_in_progress with Retry-After.',
     requestBody: {
       required: true,
       content: {

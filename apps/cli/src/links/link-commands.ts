@@ -103,15 +103,18 @@ export const LINK_COMMANDS: Record<string, Command> = {
       }
       const rows = readExport(source as ImportSource, content);
       const importer = new LinksImporter(bulk, app.get(LinksRepository));
-      const summary = await importer.run(
-        actor,
-        rows,
-        {
-          domainId,
-          projectId: projectId === 0 ? null : projectId,
-          dryRun: options['dry-run'] === true,
-        },
-        progressBar(context, rows.length),
+      // The account's one bulk create or import at a time, as POST /v1/links/bulk takes it.
+      const summary = await bulk.exclusive(actor, () =>
+        importer.run(
+          actor,
+          rows,
+          {
+            domainId,
+            projectId: projectId === 0 ? null : projectId,
+            dryRun: options['dry-run'] === true,
+          },
+          progressBar(context, rows.length),
+        ),
       );
       if (!summary.dry_run) {
         await app.get(AccountLogsRepository).add(

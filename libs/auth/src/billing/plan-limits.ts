@@ -13,6 +13,12 @@ import { PlansService } from './plans.service';
 /** What a write adds: rows of each resource (or bytes of static sites). */
 export type Needs = Partial<Record<LimitedResource, number>>;
 
+interface Limited {
+  resource: LimitedResource;
+  adding: number;
+  limit: number;
+}
+
 /** How a limit is named in the refusal: one, many. */
 const NAMES: Record<LimitedResource, [string, string]> = {
   links: ['link', 'links'],
@@ -51,27 +57,51 @@ export class PlanLimits {
     needs: Needs,
     write: (em?: EntityManager) => Promise<T>,
   ): Promise<T> {
+    const limited = await this.limited(ownerId, needs);
+    if (limited.length === 0) {
+      return write();
+    }
+    return this.repo.transaction(async (em) => {
+      await lockOwner(em, ownerId);
+      await this.refuseBeyond(em, ownerId, limited);
+      return write(em);
+    });
+  }
+
+  /**
+   * Throws `plan_limit_reached` now if `needs` would not fit, without a lock: a large write checks
+   * this before its costly preparation, then writes through `within`, which checks again.
+   */
+  async precheck(ownerId: number, needs: Needs): Promise<void> {
+    const limited = await this.limited(ownerId, needs);
+    if (limited.length > 0) {
+      await this.refuseBeyond(this.repo.manager, ownerId, limited);
+    }
+  }
+
+  /** The resources of `needs` that the owner's plan limits. */
+  private async limited(ownerId: number, needs: Needs): Promise<Limited[]> {
     const { settings } = await this.plans.effective(ownerId);
-    const limited = (Object.entries(needs) as Array<[LimitedResource, number]>)
+    return (Object.entries(needs) as Array<[LimitedResource, number]>)
       .filter(([resource, adding]) => adding > 0 && settings[LIMITED_RESOURCES[resource]] !== -1)
       .map(([resource, adding]) => ({
         resource,
         adding,
         limit: settings[LIMITED_RESOURCES[resource]],
       }));
-    if (limited.length === 0) {
-      return write();
-    }
-    return this.repo.transaction(async (em) => {
-      await lockOwner(em, ownerId);
-      for (const { resource, adding, limit } of limited) {
-        const used = await countUsage(em, ownerId, resource);
-        if (used + adding > limit) {
-          throw new AppError('plan_limit_reached', refusal(resource, limit, used, adding));
-        }
+  }
+
+  private async refuseBeyond(
+    em: EntityManager,
+    ownerId: number,
+    limited: readonly Limited[],
+  ): Promise<void> {
+    for (const { resource, adding, limit } of limited) {
+      const used = await countUsage(em, ownerId, resource);
+      if (used + adding > limit) {
+        throw new AppError('plan_limit_reached', refusal(resource, limit, used, adding));
       }
-      return write(em);
-    });
+    }
   }
 }
 

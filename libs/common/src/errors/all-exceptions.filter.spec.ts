@@ -16,7 +16,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { AppError, BusyError } from './app-error';
+import { AppError, RetryLaterError } from './app-error';
 import { bodyParserErrors } from './body-parser-errors';
 
 interface FakeRequest {
@@ -153,7 +153,9 @@ describe(AllExceptionsFilter.name, () => {
 
   it('answers a busy server with 503 server_busy and its Retry-After, logging no fault', () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    const res = respond(new BusyError('The server is busy processing images.', 5));
+    const res = respond(
+      new RetryLaterError('server_busy', 'The server is busy processing images.', 5),
+    );
 
     expect(res.statusCode).toBe(503);
     expect(res.getHeader('Retry-After')).toBe('5');

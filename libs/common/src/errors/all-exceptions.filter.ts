@@ -11,8 +11,12 @@ import {
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { uploadsRemoval } from '../http/upload-cleanup';
-import { AppError, BusyError } from './app-error';
-import { translateDatabaseError } from './database-errors';
+import { AppError, RetryLaterError } from './app-error';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  translateDatabaseError,
+} from './database-errors';
 import { ErrorBody, ErrorCode } from './error-codes';
 
 const HTTP_CODES: Record<number, ErrorCode> = {
@@ -99,7 +103,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private answer(exception: unknown, req: Request & { id?: unknown }, res: Response): void {
     const error = this.toAppError(exception, req, res);
-    if (error.status >= 500 && !(exception instanceof BusyError)) {
+    // A full image queue is load, not a fault: the client is told when to come back.
+    if (error.status >= 500 && error.code !== 'server_busy') {
       this.logger.error({ err: exception, req_id: req.id }, 'Request failed with a server error');
     }
     if (res.headersSent) {
@@ -110,8 +115,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // RFC 6750: a 401 names the scheme the client should authenticate with.
       res.setHeader('WWW-Authenticate', 'Bearer realm="Linkdock"');
     }
-    if (exception instanceof BusyError) {
-      res.setHeader('Retry-After', String(exception.retryAfter));
+    if (error instanceof RetryLaterError) {
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
     }
     const body: ErrorBody = { errors: error.toEntries() };
     res.status(error.status).json(body);
@@ -127,6 +132,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return new AppError(
         'rate_limited',
         `You reached the limit of API requests per minute.${wait}`,
+      );
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return new RetryLaterError(
+        'database_unavailable',
+        `The database cannot be reached right now; try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+        DATABASE_RETRY_AFTER_SECONDS,
       );
     }
     const database = translateDatabaseError(exception);

@@ -48,12 +48,13 @@ export class NotFoundError extends AppError {
   }
 }
 
-/** The server cannot take this work now; the client may send it again after `retryAfter` seconds. */
-export class BusyError extends AppError {
+/** A refusal that passes if the client waits: answered with `Retry-After` (seconds). */
+export class RetryLaterError extends AppError {
   constructor(
+    code: ErrorCode,
     title: string,
-    readonly retryAfter: number,
+    readonly retryAfterSeconds: number,
   ) {
-    super('server_busy', title);
+    super(code, title);
   }
 }

@@ -79,3 +79,60 @@ export function isDataError(error: unknown): boolean {
     /^2[123][0-9A-Z]{3}$/.test(code) || /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code)
   );
 }
+
+/** Seconds a client is asked to wait while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Socket failures of reaching the database server. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL SQLSTATEs of a server that is going away or not taking connections: class 08
+ * (connection exception), 57P01-57P03 (admin or crash shutdown, cannot connect now), 53300 (too
+ * many connections). SQLite's busy database (another process holds the write lock past the busy
+ * timeout) and a file it cannot open are the same for a client: try again shortly.
+ */
+const UNAVAILABLE_CODE =
+  /^(08[0-9A-Z]{3}|57P0[123]|53300|SQLITE_BUSY(_\w+)?|SQLITE_CANTOPEN(_\w+)?)$/;
+
+/** Messages of pg and pg-pool for a connection lost or never made (they carry no code). */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end)/;
+
+/**
+ * Whether the failure is the database being unreachable (down, restarting, its connections cut),
+ * not anything about the request: then the answer is a 503 with Retry-After. Looks through
+ * TypeORM's QueryFailedError to the driver's error, and into an AggregateError (a host name that
+ * resolves to several addresses, each refused).
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) {
+    return false;
+  }
+  const { code, message, driverError, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+    errors?: unknown;
+  };
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_CODE.test(code))) {
+    return true;
+  }
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) {
+    return true;
+  }
+  if (driverError !== undefined && isDatabaseUnavailable(driverError, depth + 1)) {
+    return true;
+  }
+  return Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1));
+}

@@ -47,8 +47,10 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   unprocessable: 422,
   rate_limited: 429,
+  bulk_in_progress: 429,
   request_header_fields_too_large: 431,
   internal_error: 500,
+  database_unavailable: 503,
   server_busy: 503,
 } as const satisfies Record<string, number>;
 

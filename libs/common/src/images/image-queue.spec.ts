@@ -1,4 +1,4 @@
-import { AppError, BusyError } from '../errors/app-error';
+import { AppError, RetryLaterError } from '../errors/app-error';
 import { ImageQueue } from './image-queue';
 
 /** A task the test finishes by hand, recording when it started. */
@@ -52,8 +52,8 @@ describe(ImageQueue.name, () => {
     const tasks = ['a', 'b', 'c'].map((n) => gate(log, n));
     const results = tasks.map((t) => queue.run(t.work));
     const refused: unknown = await queue.run(() => Promise.resolve('d')).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(BusyError);
-    expect((refused as BusyError).retryAfter).toBe(7);
+    expect(refused).toBeInstanceOf(RetryLaterError);
+    expect((refused as RetryLaterError).retryAfterSeconds).toBe(7);
     expect((refused as AppError).toEntries()).toEqual([
       {
         status: 503,

@@ -1,4 +1,4 @@
-import { BusyError } from '../errors/app-error';
+import { RetryLaterError } from '../errors/app-error';
 
 /**
  * Runs image work (sharp's metadata, resize and encode each hold a thread of libuv's pool, which
@@ -22,7 +22,8 @@ export class ImageQueue {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.inFlight) {
       if (this.waiting.length >= this.maxWaiting) {
-        throw new BusyError(
+        throw new RetryLaterError(
+          'server_busy',
           'The server is busy processing images. Try again in a few seconds.',
           this.retryAfterSeconds,
         );

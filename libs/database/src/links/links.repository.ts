@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
@@ -22,7 +23,7 @@ export type LinkFoundByAddress = Pick<
 export type NewLinkRow = Omit<LinkEntity, 'id' | 'user' | 'project' | 'splash_page'>;
 
 /** Rows of one multi-row INSERT: 15 columns each, far under both drivers' parameter limits. */
-const INSERT_CHUNK = 500;
+const INSERT_CHUNK = 100;
 
 const INSERT_COLUMNS = [
   'user_id',
@@ -193,6 +194,10 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       const postgres = ds.options.type === 'postgres';
       const ids: number[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        if (i > 0) {
+          // SQLite answers synchronously: without this turn, a thousand rows hold the event loop.
+          await setImmediate();
+        }
         const chunk = rows.slice(i, i + INSERT_CHUNK);
         const params: unknown[] = [];
         const tuples = chunk.map((row) => {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OwnerLocks } from '@app/redis';
 import { LinkChecks } from '../link-checks.service';
 import { LinkInputService } from '../link-input.service';
 import { BatchedLinkLookups } from './batched-lookups';
@@ -16,6 +17,7 @@ import { LinksExportService } from './links-export.service';
     BatchedLinkLookups,
     LinksBulkService,
     LinksExportService,
+    OwnerLocks,
   ],
   exports: [LinksBulkService, LinksExportService],
 })

@@ -1,8 +1,9 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Actor, type PlanLimits } from '@app/auth';
-import { LINK_CHANGED } from '@app/common';
+import { AppError, LINK_CHANGED } from '@app/common';
 import type { AppConfig } from '@app/config';
 import { defaultLinkSettings, DomainsRepository, LinksRepository, NewLinkRow } from '@app/database';
+import { OwnerLocks } from '@app/redis';
 import { CreateLinkDto } from '../dto/create-link.dto';
 import { LinkChecks } from '../link-checks.service';
 import { LinkInputService, NewLinkInput } from '../link-input.service';
@@ -11,6 +12,7 @@ import { LinksBulkService } from './links-bulk.service';
 
 /** Plans limit nothing here: every write runs as if no plan applied. */
 const noLimits = {
+  precheck: () => Promise.resolve(),
   within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
 } as unknown as PlanLimits;
 
@@ -18,14 +20,14 @@ const ACTOR: Actor = { userId: 4, ownerId: 4, apiKeyId: 1, isAdmin: false };
 const NOW = new Date('2026-05-01T12:00:00.000Z');
 
 /** Draws the aliases it is given, in order, as the random ones. */
-function setup(randoms: string[]) {
+function setup(randoms: string[], limits: PlanLimits = noLimits) {
   const draws = [...randoms];
   const checks = {
     withLookups: () => checks,
     freeRandomAlias: () => Promise.resolve(draws.shift()!),
   };
   const input = {
-    validateCreate: async (_actor: Actor, dto: CreateLinkDto): Promise<NewLinkInput> => ({
+    validateCreate: jest.fn(async (_actor: Actor, dto: CreateLinkDto): Promise<NewLinkInput> => ({
       type: dto.type ?? 'link',
       domainId: dto.domain_id ?? 0,
       projectId: null,
@@ -35,7 +37,7 @@ function setup(randoms: string[]) {
       settings: defaultLinkSettings(),
       passwordHash: null,
       window: { start: null, end: null },
-    }),
+    })),
   };
   const inserted: NewLinkRow[][] = [];
   const links = {
@@ -50,7 +52,7 @@ function setup(randoms: string[]) {
   };
   const events = { emit: jest.fn() };
   const service = new LinksBulkService(
-    noLimits,
+    limits,
     links as unknown as LinksRepository,
     domains as unknown as DomainsRepository,
     input as unknown as LinkInputService,
@@ -58,9 +60,10 @@ function setup(randoms: string[]) {
     { create: () => ({}) } as unknown as BatchedLinkLookups,
     events as unknown as EventEmitter2,
     { now: () => NOW },
+    new OwnerLocks(),
     { appUrl: 'http://links.test' } as AppConfig,
   );
-  return { service, inserted, events };
+  return { service, inserted, events, input };
 }
 
 const link = (fields: Record<string, unknown> = {}) => ({
@@ -115,5 +118,50 @@ describe(LinksBulkService.name, () => {
       [LINK_CHANGED, { linkId: 100, domainId: 0, alias: 'on-main' }],
       [LINK_CHANGED, { linkId: 101, domainId: 9, alias: 'rand001' }],
     ]);
+  });
+
+  it('refuses a batch beyond the plan before checking any of its links', async () => {
+    const refusing = {
+      precheck: () =>
+        Promise.reject(new AppError('plan_limit_reached', 'Your plan allows 1 link; you have 1.')),
+    } as unknown as PlanLimits;
+    const { service, input } = setup([], refusing);
+    await expect(service.create(ACTOR, [link(), link()])).rejects.toMatchObject({
+      code: 'plan_limit_reached',
+    });
+    expect(input.validateCreate).not.toHaveBeenCalled();
+  });
+
+  it('refuses a second batch of the account while one runs with 429 bulk_in_progress', async () => {
+    const { service } = setup(['rand001', 'rand002']);
+    let finish!: () => void;
+    const running = service.exclusive(ACTOR, () => new Promise<void>((r) => (finish = r)));
+    await expect(service.create(ACTOR, [link()])).rejects.toMatchObject({
+      code: 'bulk_in_progress',
+      retryAfterSeconds: 5,
+      status: 429,
+    });
+    await expect(
+      service.create({ ...ACTOR, userId: 5, ownerId: 5 }, [link({ url: 'other-1' })]),
+    ).resolves.toHaveLength(1);
+    finish();
+    await running;
+    await expect(service.create(ACTOR, [link()])).resolves.toHaveLength(1);
+  });
+
+  it('checks a large batch a chunk at a time, letting timers run between chunks', async () => {
+    const { service } = setup([]);
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 0);
+    try {
+      const results = await service.check(
+        ACTOR,
+        Array.from({ length: 300 }, (_, i) => link({ url: `chunk-${i}` })),
+      );
+      expect(results.every((r) => r.ok)).toBe(true);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(0);
   });
 });

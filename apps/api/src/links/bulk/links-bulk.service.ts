@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Actor, PlanLimits } from '@app/auth';
@@ -9,9 +10,11 @@ import {
   LINK_CHANGED,
   LinkChangedEvent,
   Problem,
+  RetryLaterError,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainsRepository, type LinkEvents, LinksRepository, NewLinkRow } from '@app/database';
+import { OwnerLocks } from '@app/redis';
 import { CreateLinkDto } from '../dto/create-link.dto';
 import { LinkChecks } from '../link-checks.service';
 import { LinkInputService, NewLinkInput } from '../link-input.service';
@@ -19,6 +22,7 @@ import { toLinkResponse } from '../link.mapper';
 import { domainRoot } from '../links.service';
 import { BatchedLinkLookups } from './batched-lookups';
 import { atIndex, readBulkBody } from './bulk-body';
+import { WorkSlots } from './work-slots';
 
 /** One link of a bulk create, as the answer lists it. */
 export interface BulkCreatedLink {
@@ -43,6 +47,18 @@ export interface LinkToInsert extends CheckedLink {
 }
 
 /**
+ * Links checked between two turns of the event loop: a thousand checked in one go held it for
+ * seconds, and every other request of the instance waited.
+ */
+export const CHECK_CHUNK = 10;
+
+/** Bulk creates that check and write at once in this process; the others wait their turn. */
+export const BULK_SLOTS = 2;
+
+/** Seconds a refused bulk create or import is asked to wait. */
+export const BULK_RETRY_AFTER_SECONDS = 5;
+
+/**
  * Creates many links at once with the rules of POST /v1/links (LinkInputService): every link is
  * checked first, the database questions of all of them batched, then all are written in one
  * transaction. Used by POST /v1/links/bulk (all or nothing) and the command line's import (link by
@@ -51,6 +67,7 @@ export interface LinkToInsert extends CheckedLink {
 @Injectable()
 export class LinksBulkService {
   private readonly pipe = createValidationPipe();
+  private readonly slots = new WorkSlots(BULK_SLOTS);
 
   constructor(
     private readonly limits: PlanLimits,
@@ -61,12 +78,48 @@ export class LinksBulkService {
     private readonly lookups: BatchedLinkLookups,
     private readonly events: EventEmitter2,
     private readonly clock: Clock,
+    private readonly locks: OwnerLocks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** POST /v1/links/bulk: all created, or a 400 that lists every problem of every link. */
+  /**
+   * POST /v1/links/bulk: all created, or a 400 that lists every problem of every link. The cheap
+   * refusals come first (the batch's size and shape, the plan's room for it, another bulk of the
+   * account running), then the links are checked.
+   */
   async create(actor: Actor, body: unknown): Promise<BulkCreatedLink[]> {
     const { items, form } = readBulkBody(body);
+    await this.limits.precheck(actor.ownerId, { links: items.length });
+    return this.exclusive(actor, () =>
+      this.slots.run(() => this.checkAndInsert(actor, items, form)),
+    );
+  }
+
+  /**
+   * Runs `work` as the account's one bulk create or import (on every instance when Redis is
+   * configured); refuses with 429 bulk_in_progress while another runs.
+   */
+  async exclusive<T>(actor: Actor, work: () => Promise<T>): Promise<T> {
+    const release = await this.locks.tryAcquire('links-bulk', actor.ownerId);
+    if (release === null) {
+      throw new RetryLaterError(
+        'bulk_in_progress',
+        'Another bulk create or import of this account is running; send this one when it has finished.',
+        BULK_RETRY_AFTER_SECONDS,
+      );
+    }
+    try {
+      return await work();
+    } finally {
+      await release();
+    }
+  }
+
+  private async checkAndInsert(
+    actor: Actor,
+    items: readonly unknown[],
+    form: boolean,
+  ): Promise<BulkCreatedLink[]> {
     const checked = await this.check(actor, items);
     const problems: Problem[] = [];
     const shared = new Set<string>();
@@ -99,7 +152,14 @@ export class LinksBulkService {
    */
   async check(actor: Actor, items: readonly unknown[]): Promise<LinkCheck[]> {
     const checks = this.checks.withLookups(this.lookups.create());
-    const results = await Promise.all(items.map((item) => this.checkOne(actor, item, checks)));
+    const results: LinkCheck[] = [];
+    for (let start = 0; start < items.length; start += CHECK_CHUNK) {
+      if (start > 0) {
+        await setImmediate();
+      }
+      const chunk = items.slice(start, start + CHECK_CHUNK);
+      results.push(...(await Promise.all(chunk.map((item) => this.checkOne(actor, item, checks)))));
+    }
     await this.claimAliases(results, checks);
     return results;
   }
@@ -157,14 +217,24 @@ export class LinksBulkService {
             this.links.insertMany(rows, events, em),
           )
         : [];
-    return rows.map((row, i) => {
+    const created: BulkCreatedLink[] = [];
+    for (const [i, row] of rows.entries()) {
+      if (i > 0 && i % 100 === 0) {
+        // Each change empties visitor caches: a thousand at once held the event loop too.
+        await setImmediate();
+      }
       this.events.emit(LINK_CHANGED, {
         linkId: ids[i],
         domainId: row.domain_id,
         alias: row.url,
       } satisfies LinkChangedEvent);
-      return { id: ids[i], url: row.url, full_url: `${roots.get(row.domain_id)}/${row.url}` };
-    });
+      created.push({
+        id: ids[i],
+        url: row.url,
+        full_url: `${roots.get(row.domain_id)}/${row.url}`,
+      });
+    }
+    return created;
   }
 
   /** The problems of the domain and project an import puts every link in (one check). */

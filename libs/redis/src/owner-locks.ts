@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { REDIS } from './redis.module';
+
+/** Gives the lock back; safe to call more than once. */
+export type ReleaseLock = () => Promise<void>;
+
+/** How long a Redis lock lives without renewal: a crashed holder frees it after this. */
+export const OWNER_LOCK_TTL_MS = 30_000;
+
+/** Deletes the key only if it still holds this holder's token. */
+const RELEASE =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+/** Extends the key's life only if it still holds this holder's token. */
+const RENEW =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
+/**
+ * One run at a time per owner for a kind of work (`scope`): in Redis when REDIS_URL is set, so
+ * that every instance (and the command line) takes turns, in this process otherwise. A Redis lock
+ * is renewed while held and expires OWNER_LOCK_TTL_MS after its holder stops.
+ */
+@Injectable()
+export class OwnerLocks {
+  private readonly local = new Set<string>();
+
+  constructor(@Optional() @Inject(REDIS) private readonly redis: Redis | null = null) {}
+
+  /** The lock of `scope` for `ownerId`, or null when someone holds it. Never waits for it. */
+  async tryAcquire(scope: string, ownerId: number): Promise<ReleaseLock | null> {
+    const key = `linkdock:lock:${scope}:${ownerId}`;
+    if (this.local.has(key)) {
+      return null;
+    }
+    this.local.add(key);
+    let release: ReleaseLock = () => {
+      this.local.delete(key);
+      return Promise.resolve();
+    };
+    if (this.redis) {
+      const remote = await this.acquireRemote(this.redis, key).catch((error: unknown) => {
+        this.local.delete(key);
+        throw error;
+      });
+      if (remote === null) {
+        this.local.delete(key);
+        return null;
+      }
+      release = async () => {
+        this.local.delete(key);
+        await remote();
+      };
+    }
+    let released = false;
+    return async () => {
+      if (!released) {
+        released = true;
+        await release();
+      }
+    };
+  }
+
+  private async acquireRemote(redis: Redis, key: string): Promise<ReleaseLock | null> {
+    const token = randomUUID();
+    const set = await redis.set(key, token, 'PX', OWNER_LOCK_TTL_MS, 'NX');
+    if (set !== 'OK') {
+      return null;
+    }
+    const renewal = setInterval(() => {
+      redis.eval(RENEW, 1, key, token, OWNER_LOCK_TTL_MS).catch(() => undefined);
+    }, OWNER_LOCK_TTL_MS / 3);
+    renewal.unref();
+    return async () => {
+      clearInterval(renewal);
+      // A lock that cannot be given back expires on its own.
+      await redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+    };
+  }
+}
