@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { REDIS } from './redis.module';
 
@@ -24,6 +24,8 @@ const RENEW =
 @Injectable()
 export class OwnerLocks {
   private readonly local = new Set<string>();
+  private readonly logger = new Logger(OwnerLocks.name);
+  private warned = false;
 
   constructor(@Optional() @Inject(REDIS) private readonly redis: Redis | null = null) {}
 
@@ -38,11 +40,10 @@ export class OwnerLocks {
       this.local.delete(key);
       return Promise.resolve();
     };
-    if (this.redis) {
-      const remote = await this.acquireRemote(this.redis, key).catch((error: unknown) => {
-        this.local.delete(key);
-        throw error;
-      });
+    // While Redis is down this process's own lock stands alone (as the rate limit counts
+    // in-process then): other instances may run one each, but nobody gets a 500.
+    const remote = this.redis ? await this.acquireRemoteOrLocal(this.redis, key) : 'local';
+    if (remote !== 'local') {
       if (remote === null) {
         this.local.delete(key);
         return null;
@@ -59,6 +60,26 @@ export class OwnerLocks {
         await release();
       }
     };
+  }
+
+  private async acquireRemoteOrLocal(
+    redis: Redis,
+    key: string,
+  ): Promise<ReleaseLock | null | 'local'> {
+    if (redis.status !== 'ready') {
+      return 'local';
+    }
+    try {
+      const remote = await this.acquireRemote(redis, key);
+      this.warned = false;
+      return remote;
+    } catch (error) {
+      if (!this.warned) {
+        this.logger.warn(`Redis owner locks failed, locking in this process: ${String(error)}`);
+        this.warned = true;
+      }
+      return 'local';
+    }
   }
 
   private async acquireRemote(redis: Redis, key: string): Promise<ReleaseLock | null> {
