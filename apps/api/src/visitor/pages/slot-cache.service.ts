@@ -41,7 +41,9 @@ export class SlotCache {
     const key = `${fromMs ?? ''}:${limit}`;
     let found = entry.windows.get(key);
     if (found === undefined) {
-      found = freeSlots(hoursOf(block), nowMs, booked, fromMs, limit);
+      // A page computes its blocks one at a time, other requests (health checks) in between.
+      await new Promise((resolve) => setImmediate(resolve));
+      found = entry.windows.get(key) ?? freeSlots(hoursOf(block), nowMs, booked, fromMs, limit);
       if (entry.windows.size >= WINDOWS_PER_BLOCK) {
         entry.windows.delete(entry.windows.keys().next().value as string);
       }
