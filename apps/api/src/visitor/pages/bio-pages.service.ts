@@ -363,6 +363,7 @@ export class BioPages {
   ): Promise<Map<number, SlotWindow>> {
     const calendars = bio.blocks.filter((b) => b.type === 'appointment_calendar');
     const limit = slotsPerBlock(calendars.length);
+    this.slotCache.prefetch(calendars, nowMs);
     const windows = await Promise.all(
       calendars.map((b) =>
         this.slotCache.window(b, nowMs, focus?.blockId === b.id ? focus.fromMs : null, limit),

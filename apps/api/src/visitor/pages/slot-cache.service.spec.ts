@@ -27,12 +27,16 @@ function calendar(id: number, updatedMs = 0): VisitorBlock {
 describe(SlotCache.name, () => {
   let booked: Set<number>;
   let bookedSlots: jest.Mock;
+  let bookedSlotsOf: jest.Mock;
   let cache: SlotCache;
 
   beforeEach(() => {
     booked = new Set();
     bookedSlots = jest.fn(() => Promise.resolve(new Set(booked)));
-    cache = new SlotCache({ bookedSlots } as unknown as DataRepository);
+    bookedSlotsOf = jest.fn((ids: number[]) =>
+      Promise.resolve(new Map(ids.map((id) => [id, new Set(booked)]))),
+    );
+    cache = new SlotCache({ bookedSlots, bookedSlotsOf } as unknown as DataRepository);
   });
 
   const starts = async (block: VisitorBlock, now = NOW, from: number | null = null) =>
@@ -101,6 +105,20 @@ describe(SlotCache.name, () => {
     // The first block was dropped to make room for the last.
     await starts(blocks[0]);
     expect(bookedSlots).toHaveBeenCalledTimes(SLOT_CACHE_BLOCKS + 2);
+  });
+
+  it('reads the bookings of the uncached blocks of a page in one query', async () => {
+    booked.add(NOW);
+    const blocks = [calendar(1), calendar(2), calendar(3)];
+    await starts(blocks[0]);
+    cache.prefetch(blocks, NOW);
+    expect(bookedSlotsOf).toHaveBeenCalledWith([2, 3], new Date(NOW));
+    for (const block of blocks) {
+      expect(await starts(block)).toEqual([NOW + HOUR, NOW + 2 * HOUR, NOW + 3 * HOUR]);
+    }
+    expect(bookedSlots).toHaveBeenCalledTimes(1);
+    cache.prefetch(blocks, NOW);
+    expect(bookedSlotsOf).toHaveBeenCalledTimes(1);
   });
 
   it('does not keep a failed read of the bookings', async () => {

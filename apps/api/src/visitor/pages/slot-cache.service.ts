@@ -63,6 +63,23 @@ export class SlotCache {
     return first?.startMs === startMs ? first : null;
   }
 
+  /** Reads the bookings of the blocks not cached (or stale) in one query: a page's first view. */
+  prefetch(blocks: readonly VisitorBlock[], nowMs: number): void {
+    const missing = blocks.filter((b) => !this.isFresh(this.entries.get(b.id), b, nowMs));
+    if (missing.length < 2) return;
+    const all = this.data.bookedSlotsOf(
+      missing.map((b) => b.id),
+      new Date(nowMs),
+    );
+    for (const block of missing) {
+      this.add(
+        block,
+        nowMs,
+        all.then((m) => m.get(block.id) ?? new Set<number>()),
+      );
+    }
+  }
+
   /** A booking was made (or lost its race): the block's slots are computed again. */
   invalidate(blockId: number): void {
     this.entries.delete(blockId);
@@ -70,14 +87,22 @@ export class SlotCache {
 
   private entryOf(block: VisitorBlock, nowMs: number): Entry {
     const cached = this.entries.get(block.id);
-    if (
-      cached !== undefined &&
-      cached.settings === block.settings &&
-      cached.updatedMs === block.updatedMs &&
-      cached.expiresMs > nowMs
-    ) {
+    if (cached !== undefined && this.isFresh(cached, block, nowMs)) {
       return cached;
     }
+    return this.add(block, nowMs, this.data.bookedSlots(block.id, new Date(nowMs)));
+  }
+
+  private isFresh(entry: Entry | undefined, block: VisitorBlock, nowMs: number): boolean {
+    return (
+      entry !== undefined &&
+      entry.settings === block.settings &&
+      entry.updatedMs === block.updatedMs &&
+      entry.expiresMs > nowMs
+    );
+  }
+
+  private add(block: VisitorBlock, nowMs: number, booked: Promise<ReadonlySet<number>>): Entry {
     this.entries.delete(block.id);
     if (this.entries.size >= SLOT_CACHE_BLOCKS) {
       this.entries.delete(this.entries.keys().next().value as number);
@@ -86,7 +111,7 @@ export class SlotCache {
       settings: block.settings,
       updatedMs: block.updatedMs,
       expiresMs: nowMs + SLOT_CACHE_MS,
-      booked: this.data.bookedSlots(block.id, new Date(nowMs)),
+      booked,
       windows: new Map(),
     };
     // A failed read is not kept: the next view reads again.
