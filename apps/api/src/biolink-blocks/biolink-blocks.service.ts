@@ -17,6 +17,7 @@ import {
   BiolinkBlocksRepository,
   BiolinkBlockType,
   LinksRepository,
+  MAX_BLOCKS_PER_PAGE,
   NotificationHandlersRepository,
 } from '@app/database';
 import { BiolinkFiles } from '../links/biolink-files';
@@ -65,6 +66,15 @@ export class BiolinkBlocksService {
     problems.push(...imageProblems(dto.type, image, true));
     if (problems.length > 0 || !link) {
       throw new AppError('validation_failed', problems);
+    }
+    const count = await this.blocks.countForLink(link.id);
+    if (count >= MAX_BLOCKS_PER_PAGE) {
+      throw new AppError('too_many_blocks', [
+        {
+          title: `A bio page can have at most ${MAX_BLOCKS_PER_PAGE} blocks; this one has ${count}.`,
+          field: 'link_id',
+        },
+      ]);
     }
     if (image) {
       built.settings.image = await this.files.store('image', IMAGE_SIDE, image);

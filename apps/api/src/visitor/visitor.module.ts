@@ -12,6 +12,7 @@ import { SplashGate } from './gates/splash.gate';
 import { TargetingGate } from './gates/targeting.gate';
 import { fail } from './http';
 import { BioPages } from './pages/bio-pages.service';
+import { SlotCache } from './pages/slot-cache.service';
 import { VisitorRouter } from './router';
 import { ServerDrain } from './server-drain';
 import { SiteServer } from './static/site-server';
@@ -41,6 +42,7 @@ import { VISITOR_SECRET } from './visitor-secret';
     SiteServer,
     StaticFiles,
     BioPages,
+    SlotCache,
     ServerDrain,
     {
       provide: VISITOR_SECRET,

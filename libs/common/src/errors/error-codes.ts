@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   archive_rejected: 400,
   invalid_signature: 400,
   invalid_event: 400,
+  too_many_blocks: 400,
   unauthorized: 401,
   forbidden: 403,
   plan_limit_reached: 403,

@@ -3,6 +3,12 @@ import { CounterColumn } from '../counter-column';
 import { LinkEntity } from '../links/link.entity';
 import { UserEntity } from '../users/user.entity';
 
+/**
+ * The most blocks a bio page has (a fixed cap, not a plan setting: it bounds what one view of the
+ * page costs, the same for every plan). Creates beyond it are refused; a page shows no more.
+ */
+export const MAX_BLOCKS_PER_PAGE = 100;
+
 export const BIOLINK_BLOCK_TYPES = [
   'link',
   'heading',

@@ -20,6 +20,11 @@ export class BiolinkBlocksRepository extends OwnedRepository<BiolinkBlockEntity>
     return this.repo.findOneBy({ id, link_id: linkId });
   }
 
+  /** How many blocks a page has, enabled or not. */
+  countForLink(linkId: number): Promise<number> {
+    return this.repo.countBy({ link_id: linkId });
+  }
+
   /** The next `order` of a page: after its last block. */
   async nextOrder(linkId: number): Promise<number> {
     const row = await this.repo

@@ -41,6 +41,23 @@ export class DataRepository extends OwnedRepository<DatumEntity> {
   }
 
   /** The booked slot starts of one block from `from` on. */
+  /** The booked slot starts from `from` on of several blocks, in one query (a page's blocks). */
+  async bookedSlotsOf(blockIds: readonly number[], from: Date): Promise<Map<number, Set<number>>> {
+    const booked = new Map<number, Set<number>>(blockIds.map((id) => [id, new Set<number>()]));
+    if (blockIds.length === 0) return booked;
+    const rows = await this.repo
+      .createQueryBuilder('r')
+      .select('r.biolink_block_id', 'block_id')
+      .addSelect('r.slot_start', 'slot_start')
+      .where('r.biolink_block_id IN (:...blockIds)', { blockIds })
+      .andWhere('r.slot_start >= :from', { from: toDbDateTime(from) })
+      .getRawMany<{ block_id: number | string; slot_start: Date | string }>();
+    for (const r of rows) {
+      booked.get(Number(r.block_id))?.add(toDate(r.slot_start).getTime());
+    }
+    return booked;
+  }
+
   async bookedSlots(blockId: number, from: Date): Promise<Set<number>> {
     const rows = await this.repo
       .createQueryBuilder('r')

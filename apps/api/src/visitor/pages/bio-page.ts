@@ -4,10 +4,11 @@ import {
   BiolinkPageSettings,
   defaultBiolinkSettings,
   LinkEntity,
+  MAX_BLOCKS_PER_PAGE,
   parseLinkSettings,
 } from '@app/database';
 import { SOCIAL_NETWORKS, SOCIAL_PROFILE_URL } from '@app/signatures';
-import type { Slot } from './appointment-slots';
+import type { Slot, SlotWindow } from './appointment-slots';
 import { markup, type MarkupValue, raw, SafeHtml } from './html';
 
 /** A block as the page shows it: enabled, in page order, its settings parsed once per load. */
@@ -17,6 +18,8 @@ export interface VisitorBlock {
   settings: Record<string, unknown>;
   /** image blocks: the picture's address. */
   imageUrl: string | null;
+  /** When the block was last edited (or created): part of what its cached slots are keyed by. */
+  updatedMs: number;
 }
 
 /** A bio page compiled for visitors, once per cache load. */
@@ -47,11 +50,19 @@ export function compileBio(
     typeof name === 'string' && /^[0-9a-f]{40}\.png$/.test(name)
       ? `${appUrl}/${BIOLINK_UPLOADS_PATH}/${name}`
       : null;
+  // Pages made before the cap (or by two creates at once) show their first blocks only.
   const visible = blocks
     .filter((b) => b.is_enabled && b.user_id === link.user_id)
+    .slice(0, MAX_BLOCKS_PER_PAGE)
     .map((b) => {
       const parsed = JSON.parse(b.settings) as Record<string, unknown>;
-      return { id: b.id, type: b.type, settings: parsed, imageUrl: upload(parsed.image) };
+      return {
+        id: b.id,
+        type: b.type,
+        settings: parsed,
+        imageUrl: upload(parsed.image),
+        updatedMs: (b.last_datetime ?? b.datetime).getTime(),
+      };
     });
   return {
     ownerId: link.user_id,
@@ -80,8 +91,10 @@ export interface RenderOptions {
   base: string;
   /** A signed, expiring form token for a block. */
   token: (blockId: number) => string;
-  /** Free slots of each appointment block. */
-  slots: ReadonlyMap<number, Slot[]>;
+  /** Free slots of each appointment block, as much as the page shows. */
+  slots: ReadonlyMap<number, SlotWindow>;
+  /** The appointment block showing later slots than its first ones, if any. */
+  laterOf: number | null;
   state: FormState | null;
 }
 
@@ -198,13 +211,40 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+/** A day's heading ("Monday 23 November"): one formatter, built once (toLocaleDateString builds one a call). */
+const DAY_LABEL = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  timeZone: 'UTC',
+});
+
+/** Links to the next slots and back to the first ones (the page shows a window of them). */
+function slotPaging(
+  block: VisitorBlock,
+  shown: SlotWindow | undefined,
+  o: RenderOptions,
+): MarkupValue {
+  const id = String(block.id);
+  const later =
+    shown !== undefined && shown.next !== null
+      ? markup`<a href="${o.base}/b/${id}?slots_from=${String(shown.next)}">Later times</a>`
+      : null;
+  const first =
+    o.laterOf === block.id ? markup`<a href="${o.base}#b${id}">First free times</a>` : null;
+  return later === null && first === null
+    ? null
+    : markup`<p>${first}${first !== null && later !== null ? ' · ' : ''}${later}</p>`;
+}
+
 function slotPicker(block: VisitorBlock, o: RenderOptions): SafeHtml {
-  const slots = o.slots.get(block.id) ?? [];
+  const shown = o.slots.get(block.id);
+  const slots = shown?.slots ?? [];
   const mine = o.state !== null && o.state.blockId === block.id ? o.state : null;
   const chosen = mine?.values.slot ?? '';
   const error = mine?.errors.slot;
   if (slots.length === 0) {
-    return markup`<p id="b${block.id}-slot-error" class="${error ? 'error' : ''}">${error ?? 'No free time in the coming days.'}</p>`;
+    return markup`<div><p id="b${block.id}-slot-error" class="${error ? 'error' : ''}">${error ?? 'No free time in the coming days.'}</p>${slotPaging(block, shown, o)}</div>`;
   }
   const days = new Map<string, Slot[]>();
   for (const slot of slots) {
@@ -215,12 +255,7 @@ function slotPicker(block: VisitorBlock, o: RenderOptions): SafeHtml {
   const zone = text(block.settings.timezone) ?? 'UTC';
   const groups: MarkupValue[] = [];
   for (const [date, list] of days) {
-    const label = new Date(`${date}T12:00:00Z`).toLocaleDateString('en-GB', {
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      timeZone: 'UTC',
-    });
+    const label = DAY_LABEL.format(new Date(`${date}T12:00:00Z`));
     groups.push(
       markup`<fieldset><legend>${label}</legend><div class="slots">${list.map(
         (s) =>
@@ -228,7 +263,7 @@ function slotPicker(block: VisitorBlock, o: RenderOptions): SafeHtml {
       )}</div></fieldset>`,
     );
   }
-  return markup`<div><p>Times are in ${zone}.</p>${groups}${error ? markup`<p class="error" id="b${block.id}-slot-error">${error}</p>` : null}</div>`;
+  return markup`<div><p>Times are in ${zone}.</p>${groups}${slotPaging(block, shown, o)}${error ? markup`<p class="error" id="b${block.id}-slot-error">${error}</p>` : null}</div>`;
 }
 
 function collector(block: VisitorBlock, o: RenderOptions): SafeHtml {

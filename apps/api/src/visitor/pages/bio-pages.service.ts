@@ -11,10 +11,10 @@ import {
   DataRepository,
 } from '@app/database';
 import { locationOf, type VisitorLink } from '../cache/visitor-link';
-import { notFound, readForm, redirect, settle, TEMPORARY_CACHE } from '../http';
+import { notFound, page, readForm, redirect, settle, TEMPORARY_CACHE } from '../http';
 import type { Visit } from '../visit';
 import { VISITOR_SECRET } from '../visitor-secret';
-import { type AppointmentHours, freeSlots, type Slot } from './appointment-slots';
+import { type Slot, type SlotWindow, slotsPerBlock } from './appointment-slots';
 import {
   COLLECTOR_FIELDS,
   type FormState,
@@ -22,16 +22,21 @@ import {
   type VisitorBio,
   type VisitorBlock,
 } from './bio-page';
-import { pageHeaders } from './visitor-pages';
+import { SlotCache } from './slot-cache.service';
+import { badSlotsFromPage, pageHeaders } from './visitor-pages';
 
 /** How long a form token lasts, and how long a rendered page (with its tokens) is reused. */
 export const FORM_TOKEN_SECONDS = 2 * 3600;
 const RENDER_REUSE_MS = 15 * 60_000;
+/** How long a page with appointments is reused at most (a booking here drops it at once). */
+export const SLOTS_REUSE_MS = 30_000;
 /** Posts a visitor (by address) may send to one form a minute. */
 export const FORM_POSTS_PER_MINUTE = 10;
 const EMAIL = /^[^\s@<>"'`(),;:\\]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
 const TAKEN = 'Someone has just booked that time. Please choose another.';
 const BLOCK_REST = /^\/b\/([^/]+)$/;
+/** `?slots_from=`: an instant in milliseconds (what a slot's value and "Later times" carry). */
+const SLOTS_FROM = /^\d{1,15}$/;
 
 /** The block a `/{alias}/b/{id}` path names (the API's one rule for ids), or null for any other path. */
 export function bioBlockId(rest: string): number | null {
@@ -54,6 +59,7 @@ export class BioPages {
     @InjectThrottlerStorage() private readonly limits: ThrottlerStorage,
     private readonly blocks: BiolinkBlocksRepository,
     private readonly data: DataRepository,
+    private readonly slotCache: SlotCache,
     private readonly clock: Clock,
   ) {
     this.trusted = buildTrustedProxies(config.trustedProxies);
@@ -63,32 +69,70 @@ export class BioPages {
     this.csp = `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' ${appOrigin}; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'`;
   }
 
-  /** The page itself (GET and HEAD). The visit is counted by the caller. */
+  /**
+   * The page itself (GET and HEAD). The visit is counted by the caller. The page as first shown
+   * is rendered once and reused; with appointments, until a booking here, until its first slot
+   * comes too close, or SLOTS_REUSE_MS. Later slots are shown by showLater.
+   */
   show(visit: Visit, link: VisitorLink, bio: VisitorBio): void {
     const now = this.clock.now().getTime();
+    const fresh = bio.rendered !== null && bio.rendered.freshUntil > now;
     if (!bio.hasAppointments) {
-      if (bio.rendered === null || bio.rendered.freshUntil <= now) {
-        const body = Buffer.from(this.render(visit, link, bio, new Map(), null));
-        bio.rendered = {
-          body,
-          headers: Object.entries(this.headers(bio, 200, body.length)).flatMap(([k, v]) => [
-            k,
-            String(v),
-          ]),
-          freshUntil: now + RENDER_REUSE_MS,
-        };
+      if (!fresh) {
+        this.keep(bio, this.render(visit, link, bio, new Map(), null), now + RENDER_REUSE_MS);
       }
-      // The cached page: one buffer and one header object for every view.
-      visit.res.writeHead(200, bio.rendered.headers);
-      visit.res.end(visit.head ? undefined : bio.rendered.body);
+      this.sendKept(visit, bio);
+      return;
+    }
+    if (fresh) {
+      this.sendKept(visit, bio);
       return;
     }
     settle(
       visit.res,
-      this.slotsOf(bio, now).then((slots) =>
-        this.send(visit, bio, 200, this.render(visit, link, bio, slots, null)),
+      this.slotsOf(bio, now, null).then((slots) => {
+        // Views that waited together for the slots: the first renders, the others reuse it.
+        if (bio.rendered === null || bio.rendered.freshUntil <= now) {
+          const html = this.render(visit, link, bio, slots, null);
+          this.keep(bio, html, slotsFreshUntil(bio, slots, now));
+        }
+        this.sendKept(visit, bio);
+      }),
+    );
+  }
+
+  /**
+   * `GET /{alias}/b/{id}?slots_from=`: an appointment block's later slots, on a page of its own
+   * (that block alone), so a later window costs one block's slots, never the whole page's.
+   */
+  private showLater(visit: Visit, link: VisitorLink, bio: VisitorBio, block: VisitorBlock): void {
+    const from = new URLSearchParams(visit.query ?? '').get('slots_from') ?? '';
+    if (!SLOTS_FROM.test(from)) {
+      page(visit.res, 400, badSlotsFromPage(visit.alias), visit.head);
+      return;
+    }
+    const focus = { blockId: block.id, fromMs: Number(from) };
+    const alone: VisitorBio = { ...bio, blocks: [block], rendered: null };
+    settle(
+      visit.res,
+      this.slotsOf(alone, this.clock.now().getTime(), focus).then((slots) =>
+        this.send(visit, bio, 200, this.render(visit, link, alone, slots, null, focus.blockId)),
       ),
     );
+  }
+
+  /** Keeps a rendered page, encoded with its headers (what a view sends), until `freshUntil`. */
+  private keep(bio: VisitorBio, html: string, freshUntil: number): void {
+    const body = Buffer.from(html);
+    const headers = Object.entries(this.headers(bio, 200, body.length));
+    bio.rendered = { body, headers: headers.flatMap(([k, v]) => [k, String(v)]), freshUntil };
+  }
+
+  /** The kept page: one buffer and one header object for every view. */
+  private sendKept(visit: Visit, bio: VisitorBio): void {
+    const kept = bio.rendered!;
+    visit.res.writeHead(200, kept.headers);
+    visit.res.end(visit.head ? undefined : kept.body);
   }
 
   /** `/{alias}/b/{id}`: a link block's click (GET, counted) or a collector's form (POST). */
@@ -111,7 +155,10 @@ export class BioPages {
       return;
     }
     if (block && block.type in COLLECTOR_FIELDS) {
-      if (method === 'POST') {
+      const later = new URLSearchParams(visit.query ?? '').has('slots_from');
+      if (block.type === 'appointment_calendar' && later && method !== 'POST') {
+        this.showLater(visit, link, bio, block);
+      } else if (method === 'POST') {
         settle(visit.res, this.submit(visit, link, bio, block));
       } else {
         // The form's own address, opened directly: the page.
@@ -145,9 +192,12 @@ export class BioPages {
     values.slot = form.get('slot') ?? '';
     values.agreement = form.get('agreement') === '1' ? '1' : '';
     const state: FormState = { blockId: block.id, values, errors: {}, notice: null, thanks: null };
+    // A chosen slot (on a later day, maybe): the page shows the slots from it on.
+    const chosen = SLOTS_FROM.test(values.slot) ? Number(values.slot) : null;
+    const focus = chosen === null ? null : { blockId: block.id, fromMs: chosen };
     const answer = async (status: number): Promise<void> => {
-      const slots = await this.slotsOf(bio, now.getTime());
-      this.send(visit, bio, status, this.render(visit, link, bio, slots, state));
+      const slots = await this.slotsOf(bio, now.getTime(), focus);
+      this.send(visit, bio, status, this.render(visit, link, bio, slots, state, focus?.blockId));
     };
 
     if (!this.validToken(link, block.id, form.get('token') ?? '', now.getTime())) {
@@ -192,8 +242,10 @@ export class BioPages {
     const record = this.check(block, values, state.errors);
     let slot: Slot | undefined;
     if (block.type === 'appointment_calendar') {
-      const free = (await this.slotsOf(bio, now.getTime())).get(block.id) ?? [];
-      slot = free.find((s) => String(s.startMs) === values.slot);
+      slot =
+        chosen === null
+          ? undefined
+          : ((await this.slotCache.free(block, now.getTime(), chosen)) ?? undefined);
       if (!slot && values.slot === '') {
         state.errors.slot = 'Choose a time.';
       } else if (!slot) {
@@ -237,6 +289,11 @@ export class BioPages {
       handlerIds,
       now,
     );
+    if (slot) {
+      // Booked here or by someone else meanwhile: either way the cached slots are stale.
+      this.slotCache.invalidate(block.id);
+      bio.rendered = null;
+    }
     if (saved === null) {
       state.errors.slot = TAKEN;
       state.notice = 'That time was just taken.';
@@ -295,32 +352,40 @@ export class BioPages {
     return record;
   }
 
-  private async slotsOf(bio: VisitorBio, nowMs: number): Promise<Map<number, Slot[]>> {
-    const slots = new Map<number, Slot[]>();
-    for (const block of bio.blocks) {
-      if (block.type === 'appointment_calendar') {
-        const booked = await this.data.bookedSlots(block.id, new Date(nowMs));
-        slots.set(
-          block.id,
-          freeSlots(block.settings as unknown as AppointmentHours, nowMs, booked),
-        );
-      }
-    }
-    return slots;
+  /**
+   * The slots each appointment block shows: its first ones (cached), the focused block's from a
+   * chosen time; as many as the page's slot budget leaves each block.
+   */
+  private async slotsOf(
+    bio: VisitorBio,
+    nowMs: number,
+    focus: { blockId: number; fromMs: number } | null,
+  ): Promise<Map<number, SlotWindow>> {
+    const calendars = bio.blocks.filter((b) => b.type === 'appointment_calendar');
+    const limit = slotsPerBlock(calendars.length);
+    this.slotCache.prefetch(calendars, nowMs);
+    const windows = await Promise.all(
+      calendars.map((b) =>
+        this.slotCache.window(b, nowMs, focus?.blockId === b.id ? focus.fromMs : null, limit),
+      ),
+    );
+    return new Map(calendars.map((b, i) => [b.id, windows[i]]));
   }
 
   private render(
     visit: Visit,
     link: VisitorLink,
     bio: VisitorBio,
-    slots: Map<number, Slot[]>,
+    slots: Map<number, SlotWindow>,
     state: FormState | null,
+    laterOf: number | null = null,
   ): string {
     const exp = Math.floor(this.clock.now().getTime() / 1000) + FORM_TOKEN_SECONDS;
     return renderBioPage(bio, {
       base: `/${visit.alias}`,
       token: (blockId) => `${exp}.${this.sign(link, blockId, exp)}`,
       slots,
+      laterOf,
       state,
     });
   }
@@ -365,6 +430,22 @@ export class BioPages {
     const actual = Buffer.from(token.slice(dot + 1));
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
+}
+
+/**
+ * Until when a page showing these slots may be reused: until its first slot comes too close to
+ * be booked, SLOTS_REUSE_MS at most, and a second at least.
+ */
+function slotsFreshUntil(bio: VisitorBio, slots: Map<number, SlotWindow>, nowMs: number): number {
+  let until = nowMs + SLOTS_REUSE_MS;
+  for (const block of bio.blocks) {
+    const first = slots.get(block.id)?.slots[0];
+    if (first !== undefined) {
+      const notice = Number(block.settings.min_notice_minutes) * 60_000;
+      until = Math.min(until, first.startMs - notice);
+    }
+  }
+  return Math.max(until, nowMs + 1000);
 }
 
 function orderedData(type: string, record: Record<string, unknown>): Record<string, unknown> {

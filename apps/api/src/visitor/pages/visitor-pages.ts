@@ -96,6 +96,16 @@ export function rootPage(): string {
   return ROOT_PAGE;
 }
 
+/** A bio page asked for with a `slots_from` that is not an instant in milliseconds. */
+export function badSlotsFromPage(alias: string): string {
+  return layout({
+    title: 'Bad address',
+    body: markup`<h1>This address is not right</h1>
+<p>slots_from must be a time in milliseconds since 1970, as the page's "Later times" links give it.</p>
+<a class="button" href="/${alias}">See the first free times</a>`,
+  });
+}
+
 export function notFoundPage(): string {
   return layout({
     title: 'Link not found',
