@@ -2,13 +2,27 @@
 // The bio-page case of bench:redirect (kept in its own file): page views per second of a bio page
 // (a link of type biolink with a heading, a paragraph, two link blocks, socials and an email form)
 // with every view counted as a visit, next to a raw node:http server answering a fixed page of the
-// same size. After SIGTERM it checks that every counted view became a visit row.
+// same size; then the worst page the caps allow (100 appointment blocks). After SIGTERM it checks
+// that every counted view became a visit row.
 const { spawn, fork } = require('node:child_process');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { benchServerEnv, exitOf, serverNodeFlags, summarize, waitForUrl } = require('./lib');
 
 const root = join(__dirname, '..');
+/** The costliest appointment block a page may hold (test/bio-pages-appointments.e2e-spec.ts). */
+const WORST_APPOINTMENTS = {
+  type: 'appointment_calendar',
+  timezone: 'Europe/Paris',
+  days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+  start_time: '00:00',
+  end_time: '23:59',
+  duration_value: 1,
+  duration_type: 'minutes',
+  max_days_ahead: 90,
+  min_notice_minutes: 0,
+  description: 'x'.repeat(1000),
+};
 const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
@@ -78,14 +92,33 @@ async function bioPage(db, duration, connections) {
   const headers = { 'user-agent': BROWSER_UA, 'accept-language': 'en-US,en;q=0.9' };
   const warm = summarize(await load(`${base}/bench-bio`, 2, connections, headers), '2xx');
   const result = summarize(await load(`${base}/bench-bio`, duration, connections, headers), '2xx');
+
+  // The worst page the caps allow (docs/bio-pages.md): 100 appointment blocks of 1-minute slots all
+  // day, every day, 90 days ahead, each with a 1,000-character description.
+  const worstId = await api(base, key, '/v1/links', { type: 'biolink', url: 'bench-bio-worst' });
+  for (let i = 0; i < 100; i += 1) {
+    await api(base, key, '/v1/biolink-blocks', { link_id: worstId, ...WORST_APPOINTMENTS });
+  }
+  const worstBytes = Buffer.byteLength(await (await fetch(`${base}/bench-bio-worst`)).text());
+  const worstWarm = summarize(
+    await load(`${base}/bench-bio-worst`, 2, connections, headers),
+    '2xx',
+  );
+  const worst = summarize(
+    await load(`${base}/bench-bio-worst`, duration, connections, headers),
+    '2xx',
+  );
   server.kill('SIGTERM');
   const exit = await exitOf(server);
   const shutdown = /Visits: (\d+) counted, (\d+) written, (\d+) not written/.exec(output);
   const counted = shutdown ? Number(shutdown[1]) : null;
-  const stored = await countVisits(db, dataDir, env.DATABASE_URL, linkId);
+  const stored =
+    (await countVisits(db, dataDir, env.DATABASE_URL, linkId)) +
+    (await countVisits(db, dataDir, env.DATABASE_URL, worstId));
   await cleanUp();
-  // The fetch that measured the page's size was a view too.
-  return { result, bytes, counted, clientSaw: warm.ok + result.ok + 1, stored, exit };
+  // The fetches that measured the pages' sizes were views too.
+  const clientSaw = warm.ok + result.ok + 1 + worstWarm.ok + worst.ok + 1;
+  return { result, bytes, worst, worstBytes, counted, clientSaw, stored, exit };
 }
 
 async function countVisits(kind, dataDir, url, linkId) {
@@ -116,6 +149,10 @@ async function runBioPageCase({ db, duration, connections }) {
   console.log(row('raw node:http page', raw));
   console.log(row('linkdock bio page', bio.result));
   console.log(`bio page / raw page: ${((bio.result.rps / raw.rps) * 100).toFixed(1)} %`);
+  console.log(
+    `${row('worst page the caps allow', bio.worst)}   (${bio.worstBytes} bytes: 100 appointment blocks, 1-minute slots, 90 days)`,
+  );
+  console.log(`worst page / bio page: ${((bio.worst.rps / bio.result.rps) * 100).toFixed(1)} %`);
   console.log(
     `page views seen by the client ${bio.clientSaw}   counted ${bio.counted}   recorded visits ${bio.stored}   ` +
       `${bio.counted === bio.stored ? 'MATCH' : 'MISMATCH'}   (server exit ${bio.exit})`,

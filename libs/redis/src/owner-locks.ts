@@ -66,9 +66,8 @@ export class OwnerLocks {
     redis: Redis,
     key: string,
   ): Promise<ReleaseLock | null | 'local'> {
-    if (redis.status !== 'ready') {
-      return 'local';
-    }
+    // Not a check of `status`: just after start the client is still connecting, and a command
+    // queued then is sent once it is up; during an outage it fails after the client's retries.
     try {
       const remote = await this.acquireRemote(redis, key);
       this.warned = false;

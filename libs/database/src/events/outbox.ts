@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { EntityManager } from 'typeorm';
 import {
   type AccountLogType,
@@ -8,9 +7,6 @@ import {
   writeAccountLogs,
 } from '../account-logs/account-logs';
 import { OutboxEventEntity } from './outbox-event.entity';
-
-/** Events written by one INSERT. */
-const OUTBOX_INSERT_CHUNK = 25;
 
 /** An event to write into the outbox. `data` must be plain JSON. */
 export interface OutboxEventInput {
@@ -67,15 +63,7 @@ export async function writeOutboxEvents(
     created_at: now,
     dispatched_at: null,
   }));
-  for (let start = 0; start < rows.length; start += OUTBOX_INSERT_CHUNK) {
-    if (start > 0) {
-      // A bulk create's thousand events in one statement held the event loop (SQLite answers
-      // synchronously, and building the statement is work too).
-      await yieldTurn();
-    }
-    const chunk = rows.slice(start, start + OUTBOX_INSERT_CHUNK);
-    await em.createQueryBuilder().insert().into(OutboxEventEntity).values(chunk).execute();
-  }
+  await em.createQueryBuilder().insert().into(OutboxEventEntity).values(rows).execute();
   // The account log keeps the events about the account itself (not every link change).
   const logged = events.filter((e) => isAccountLogType(e.event));
   await writeAccountLogs(

@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
@@ -194,10 +193,9 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       const postgres = ds.options.type === 'postgres';
       const ids: number[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        if (i > 0) {
-          // SQLite answers synchronously: without this turn, a thousand rows hold the event loop.
-          await setImmediate();
-        }
+        // No turn of the event loop between chunks: this runs inside a transaction, and on SQLite a
+        // write another request makes meanwhile on the one connection would join it (and a second
+        // app on the same file would wait in SQLite's busy handler, holding this process).
         const chunk = rows.slice(i, i + INSERT_CHUNK);
         const params: unknown[] = [];
         const tuples = chunk.map((row) => {
