@@ -13,3 +13,4 @@ export * from './threads';
 export * from './time';
 export * from './validation';
 export * from './common.module';
+export * from './work-slots';

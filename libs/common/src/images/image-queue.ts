@@ -1,4 +1,5 @@
 import { RetryLaterError } from '../errors/app-error';
+import { WorkSlots } from '../work-slots';
 
 /**
  * Runs image work (sharp's metadata, resize and encode each hold a thread of libuv's pool, which
@@ -6,42 +7,31 @@ import { RetryLaterError } from '../errors/app-error';
  * `maxWaiting` of them the queue is full and a caller gets a 503 with Retry-After at once.
  */
 export class ImageQueue {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots: WorkSlots;
 
   constructor(
     readonly inFlight: number,
     readonly maxWaiting: number,
     private readonly retryAfterSeconds = 5,
-  ) {}
-
-  get size(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
+  ) {
+    this.slots = new WorkSlots(inFlight);
   }
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.inFlight) {
-      if (this.waiting.length >= this.maxWaiting) {
-        throw new RetryLaterError(
+  get size(): { running: number; waiting: number } {
+    return this.slots.load;
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const { running, waiting } = this.slots.load;
+    if (running >= this.inFlight && waiting >= this.maxWaiting) {
+      return Promise.reject(
+        new RetryLaterError(
           'server_busy',
           'The server is busy processing images. Try again in a few seconds.',
           this.retryAfterSeconds,
-        );
-      }
-      // The finishing task hands its slot over, so `running` never drops in between.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running += 1;
+        ),
+      );
     }
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) {
-        next();
-      } else {
-        this.running -= 1;
-      }
-    }
+    return this.slots.run(work);
   }
 }

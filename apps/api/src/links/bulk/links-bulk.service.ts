@@ -22,7 +22,7 @@ import { toLinkResponse } from '../link.mapper';
 import { domainRoot } from '../links.service';
 import { BatchedLinkLookups } from './batched-lookups';
 import { atIndex, readBulkBody } from './bulk-body';
-import { WorkSlots } from './work-slots';
+import { WorkSlots } from '@app/common';
 
 /** One link of a bulk create, as the answer lists it. */
 export interface BulkCreatedLink {

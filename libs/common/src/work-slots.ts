@@ -9,6 +9,11 @@ export class WorkSlots {
 
   constructor(private readonly size: number) {}
 
+  /** How many run now and how many wait for a slot. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.size) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
