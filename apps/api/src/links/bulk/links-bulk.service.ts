@@ -12,6 +12,7 @@ import {
   Problem,
   RetryLaterError,
 } from '@app/common';
+import { WorkSlots } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainsRepository, type LinkEvents, LinksRepository, NewLinkRow } from '@app/database';
 import { OwnerLocks } from '@app/redis';
@@ -22,7 +23,6 @@ import { toLinkResponse } from '../link.mapper';
 import { domainRoot } from '../links.service';
 import { BatchedLinkLookups } from './batched-lookups';
 import { atIndex, readBulkBody } from './bulk-body';
-import { WorkSlots } from '@app/common';
 
 /** One link of a bulk create, as the answer lists it. */
 export interface BulkCreatedLink {
