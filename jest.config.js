@@ -1,4 +1,6 @@
-// Three projects: fast unit tests, and the same end-to-end suites on SQLite and on PostgreSQL.
+// Three tiers: fast unit tests; medium tests of repositories and the database engine against a real
+// database of each dialect (*.db-spec.ts); the same end-to-end suites on SQLite and on PostgreSQL.
+// Every database of a medium or e2e test is a copy of one migrated in the project's globalSetup.
 const moduleNameMapper = {
   '^@app/(analytics|auth|common|config|database|notifications|qr|redis|signatures|storage|testing)$':
     '<rootDir>/libs/$1/src',
@@ -44,6 +46,14 @@ const e2e = (db) => ({
   globalSetup: `<rootDir>/test/global-setup-${db}.ts`,
 });
 
+const medium = (db) => ({
+  ...base,
+  displayName: `medium-${db}`,
+  testMatch: ['<rootDir>/test/medium/**/*.db-spec.ts'],
+  setupFiles: [`<rootDir>/test/medium/setup-${db}.ts`],
+  globalSetup: `<rootDir>/test/medium/global-setup-${db}.ts`,
+});
+
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 30000,
@@ -58,6 +68,8 @@ module.exports = {
       displayName: 'unit',
       testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
     },
+    medium('sqlite'),
+    medium('postgres'),
     e2e('sqlite'),
     // Two built API instances and a worker on PostgreSQL, Redis and s3rver (npm test builds first).
     { ...base, displayName: 'cluster', testMatch: ['<rootDir>/test/cluster/*.cluster-spec.ts'] },

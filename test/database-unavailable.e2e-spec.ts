@@ -58,7 +58,7 @@ describe('PostgreSQL unavailable', () => {
     proxy = opened.add(new CuttableProxy(new URL(TEST_POSTGRES_URL)));
     await proxy.open();
     const database = opened.add(await createTestDatabase('postgres'), (db) => db.drop());
-    const url = new URL(TEST_POSTGRES_URL);
+    const url = new URL(database.env.DATABASE_URL);
     url.host = `127.0.0.1:${proxy.port}`;
     t = opened.add(
       await createTestApp({

@@ -1,12 +1,58 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { revertLastMigration, runMigrations } from '@app/database';
-import { createTestApp, currentTestDb, TestApp } from '@app/testing';
+import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '@app/database/migrations';
+import {
+  createTestApp,
+  createTestDatabase,
+  currentTestDb,
+  TestApp,
+  TestDatabase,
+  withAdminClient,
+} from '@app/testing';
+
+/** Tables in a test database before anything opened it (SQLite: there is no file yet). */
+async function tablesIn(database: TestDatabase): Promise<number> {
+  if (database.schema === undefined) {
+    return existsSync(join(database.env.DATA_DIR, 'linkdock.sqlite')) ? -1 : 0;
+  }
+  const { rows } = await withAdminClient((client) =>
+    client.query<{ n: string }>(
+      'SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = $1',
+      [database.schema],
+    ),
+  );
+  return Number(rows[0].n);
+}
 
 describe('Migrations and entities', () => {
   let t: TestApp;
+  let database: TestDatabase;
+  let tablesBefore: number;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Every other suite starts on a copy of the migrated template: this one starts as a new
+    // install does, on an empty database, and start-up migrates it.
+    database = await createTestDatabase(currentTestDb(), { empty: true });
+    tablesBefore = await tablesIn(database);
+    t = await createTestApp({ database });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('are applied from an empty database at start-up, every one of them', async () => {
+    expect({ migrated: database.migrated, tablesBefore }).toEqual({
+      migrated: false,
+      tablesBefore: 0,
+    });
+    const all = currentTestDb() === 'postgres' ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS;
+    const names = await t.dataSource.query<Array<{ name: string }>>(
+      'SELECT name FROM migrations ORDER BY id',
+    );
+    expect(names.map((m) => m.name)).toEqual(all.map((m) => new m().name));
+    expect(await runMigrations(t.dataSource)).toEqual([]);
+  });
 
   async function pendingSchemaChanges(): Promise<string[]> {
     const log = await t.dataSource.driver.createSchemaBuilder().log();

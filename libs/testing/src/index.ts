@@ -1,6 +1,7 @@
 export * from './app-error-entries';
 export * from './test-app';
 export * from './test-database';
+export * from './postgres-admin';
 export * from './dns-server';
 export * from './fixtures';
 export * from './zip-writer';
@@ -11,3 +12,4 @@ export * from './s3-server';
 export * from './openapi-responses';
 export * from './redis-server';
 export * from './docs-examples';
+export * from './test-service';

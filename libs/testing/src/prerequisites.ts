@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { GlobalConfig } from 'jest';
 import { Client } from 'pg';
 import { chromiumPath } from './browser';
-import { TEST_POSTGRES_URL } from './test-database';
+import { TEST_POSTGRES_URL } from './postgres-admin';
 
 /*
  * What the e2e suites need from the machine, checked before they start (test/global-setup-*.ts,

@@ -46,13 +46,17 @@ export function useAppFactory(factory: AppFactory): void {
 }
 
 /**
- * The whole application, configured as production runs it, on a fresh database of this project's
- * dialect with migrations applied. `env` overrides variables exactly as the environment would.
+ * The whole application, configured as production runs it, on a database of its own of this
+ * project's dialect with migrations applied: a copy of the run's migrated template, where start-up
+ * finds no migration pending, or with `empty` one that start-up migrates from nothing. `env`
+ * overrides variables exactly as the environment would.
  */
 export async function createTestApp(
   options: {
     env?: Record<string, string>;
     db?: TestDb;
+    /** An empty database instead of a copy of the migrated template. */
+    empty?: boolean;
     database?: TestDatabase;
     /** Probe modules mounted inside the real app (for testing conventions). */
     extraModules?: Type[];
@@ -64,7 +68,8 @@ export async function createTestApp(
   if (createApp === null) {
     throw new Error('createTestApp has no app factory: call useAppFactory(createApp) first.');
   }
-  const database = options.database ?? (await createTestDatabase(options.db));
+  const database =
+    options.database ?? (await createTestDatabase(options.db, { empty: options.empty }));
   const dropOwnDatabase = () => (options.database ? Promise.resolve() : database.drop());
   let app: NestExpressApplication | undefined;
   try {
@@ -79,7 +84,14 @@ export async function createTestApp(
         ? { ...loaded, database: { ...loaded.database, schema: database.schema } }
         : loaded;
     app = await createApp(config, { extraModules: options.extraModules });
-    await runMigrations(app.get(DataSource));
+    // As production starts. A copy of the template has nothing pending: what runs was not in it.
+    const applied = await runMigrations(app.get(DataSource));
+    if (database.migrated && applied.length > 0) {
+      throw new Error(
+        `The test database's template lacked ${applied.map((m) => m.name).join(', ')}: ` +
+          'the migrations changed after the globalSetup that migrated it.',
+      );
+    }
     await app.init();
     return wrap(app, config, dropOwnDatabase);
   } catch (error) {

@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
-
-export const TEST_POSTGRES_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { postgresUrlOf, TEST_POSTGRES_URL, withAdminClient } from './postgres-admin';
+import { copySqliteTemplate, dropPostgresDatabase, postgresTemplate } from './test-template';
 
 export type TestDb = 'sqlite' | 'postgres';
 
-/** The dialect of this Jest project (set by test/setup-<db>.ts); unit tests default to SQLite. */
+/** The dialect of this Jest project (set by its setup file); unit tests default to SQLite. */
 export function currentTestDb(): TestDb {
   return process.env.LINKDOCK_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 }
@@ -18,46 +16,52 @@ export interface TestDatabase {
   /** Environment for loadConfig: DATABASE_URL and DATA_DIR. */
   env: Record<string, string>;
   schema?: string;
+  /** Whether it is a copy of the migrated template (false: empty, to be migrated). */
+  migrated: boolean;
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database: a temporary SQLite file, or a new PostgreSQL schema. */
-export async function createTestDatabase(db: TestDb = currentTestDb()): Promise<TestDatabase> {
+/**
+ * A database of its own for a test: a copy of this run's migrated template (test-template.ts),
+ * or, with `empty` or when no globalSetup made a template, an empty one that the first start
+ * migrates. SQLite: a file in a temporary DATA_DIR. PostgreSQL: a database created from the
+ * template, or an empty schema in the test database.
+ */
+export async function createTestDatabase(
+  db: TestDb = currentTestDb(),
+  options: { empty?: boolean } = {},
+): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'linkdock-test-'));
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (db === 'sqlite') {
-    return { env: { DATA_DIR: dataDir }, drop: () => Promise.resolve(removeDir()) };
+    const migrated = !options.empty && copySqliteTemplate(dataDir);
+    return { env: { DATA_DIR: dataDir }, migrated, drop: () => Promise.resolve(removeDir()) };
   }
-  const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withClient((client) => client.query(`CREATE SCHEMA "${schema}"`));
+  // PostgreSQL needs an explicit key for notification-handler secrets (SQLite makes one in DATA_DIR).
+  const env = { DATA_DIR: dataDir, SECRETS_KEY: randomBytes(32).toString('base64') };
+  const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const template = options.empty ? undefined : postgresTemplate();
+  if (template !== undefined) {
+    await withAdminClient((client) =>
+      client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`),
+    );
+    return {
+      env: { ...env, DATABASE_URL: postgresUrlOf(name) },
+      migrated: true,
+      drop: async () => {
+        await dropPostgresDatabase(name);
+        removeDir();
+      },
+    };
+  }
+  await withAdminClient((client) => client.query(`CREATE SCHEMA "${name}"`));
   return {
-    // PostgreSQL needs an explicit key for notification-handler secrets (SQLite makes one in DATA_DIR).
-    env: {
-      DATA_DIR: dataDir,
-      DATABASE_URL: TEST_POSTGRES_URL,
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-    },
-    schema,
+    env: { ...env, DATABASE_URL: TEST_POSTGRES_URL },
+    schema: name,
+    migrated: false,
     drop: async () => {
-      await withClient((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      await withAdminClient((client) => client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`));
       removeDir();
     },
   };
-}
-
-async function withClient<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: TEST_POSTGRES_URL });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `PostgreSQL is not reachable at ${TEST_POSTGRES_URL} (${String(error)}). ` +
-        'Start it, set TEST_DATABASE_URL, or run only the SQLite suite: npm run test:sqlite',
-    );
-  }
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }

@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import {
   DomainEntity,
   LinkEntity,
@@ -6,23 +6,27 @@ import {
   queryPrepared,
   RowReader,
   UserEntity,
+  UsersRepository,
 } from '@app/database';
-import { createTestApp, TestApp } from '@app/testing';
+import { newTestService, TestService } from '@app/testing';
+import { insertDomain, insertLink, insertUser } from './rows';
 
 /**
  * RowReader must hydrate exactly what TypeORM's find does, on both dialects: dates, booleans,
  * nullable columns, counters, relations' own columns.
  */
 describe(RowReader.name, () => {
-  let t: TestApp;
+  let s: TestService<UsersRepository>;
+  let ds: DataSource;
   beforeAll(async () => {
-    t = await createTestApp();
+    s = await newTestService(UsersRepository);
+    ds = s.dataSource;
   });
-  afterAll(() => t?.close());
+  afterAll(() => s?.close());
 
   it('reads users, plans, domains and links as findOneBy does', async () => {
-    const user = await t.createUser();
-    const plans = t.dataSource.getRepository(PlanEntity);
+    const user = await insertUser(ds);
+    const plans = ds.getRepository(PlanEntity);
     const plan = await plans.save(
       plans.create({
         name: 'Pro',
@@ -33,32 +37,32 @@ describe(RowReader.name, () => {
         last_datetime: null,
       }),
     );
-    const users = t.dataSource.getRepository(UserEntity);
+    const users = ds.getRepository(UserEntity);
     await users.update(
       { id: user.id },
       { plan_id: plan.id, plan_expiration_date: new Date('2027-01-01T00:00:00.000Z') },
     );
-    const domains = t.dataSource.getRepository(DomainEntity);
-    const created = await t.http
-      .post('/v1/domains')
-      .set('Authorization', user.auth)
-      .send({ host: 'go.row-reader.test' });
-    expect(created.status).toBe(201);
-    await domains.update({ id: created.body.data.id as number }, { is_enabled: true });
-    const link = await t.http
-      .post('/v1/links')
-      .set('Authorization', user.auth)
-      .send({ location_url: 'https://example.com/a', url: 'row-reader', clicks_limit: 5 });
-    expect(link.status).toBe(201);
+    const domain = await insertDomain(ds, user.id, {
+      host: 'go.row-reader.test',
+      is_enabled: true,
+      verified_datetime: new Date('2026-03-04T05:06:07.890Z'),
+    });
+    const link = await insertLink(ds, user.id, {
+      url: 'row-reader',
+      location_url: 'https://example.com/a',
+      settings: JSON.stringify({ clicks_limit: 5 }),
+      clicks: 3,
+      start_date: new Date('2026-01-01T00:00:00.000Z'),
+    });
 
     const cases: Array<[string, number]> = [
       ['users', user.id],
       ['plans', plan.id],
-      ['domains', created.body.data.id as number],
-      ['links', link.body.data.id as number],
+      ['domains', domain.id],
+      ['links', link.id],
     ];
     for (const [table, id] of cases) {
-      const repo = t.dataSource.getRepository(
+      const repo = ds.getRepository(
         { users: UserEntity, plans: PlanEntity, domains: DomainEntity, links: LinkEntity }[table]!,
       );
       const read = await new RowReader(repo).one('"id" = ?', [id]);
@@ -67,10 +71,12 @@ describe(RowReader.name, () => {
       expect(read).toEqual(found);
       expect(read).toBeInstanceOf(repo.target as new () => unknown);
     }
+    // The repository that reads users through it on every API request.
+    expect(await s.sut.findById(user.id)).toEqual(await users.findOneBy({ id: user.id }));
   });
 
   it('binds booleans, finds ids, and answers null when nothing matches', async () => {
-    const domains = t.dataSource.getRepository(DomainEntity);
+    const domains = ds.getRepository(DomainEntity);
     const reader = new RowReader(domains);
     const enabled = await reader.one('"host" = ? AND "is_enabled" = ?', [
       'go.row-reader.test',
@@ -86,23 +92,23 @@ describe(RowReader.name, () => {
 
   describe(queryPrepared.name, () => {
     const sql = (text: string): string =>
-      t.dataSource.options.type === 'postgres' ? text.replace('?', '$1') : text;
+      ds.options.type === 'postgres' ? text.replace('?', '$1') : text;
 
     it('reads what em.query reads, again and again (a prepared statement is reused)', async () => {
-      const user = await t.createUser();
+      const user = await insertUser(ds);
       const text = sql('SELECT "id", "email", "is_admin" FROM "users" WHERE "id" = ?');
-      const expected = await t.dataSource.manager.query(text, [user.id]);
+      const expected = await ds.manager.query(text, [user.id]);
       expect(expected).toHaveLength(1);
       for (let i = 0; i < 3; i += 1) {
-        expect(await queryPrepared(t.dataSource.manager, text, [user.id])).toEqual(expected);
+        expect(await queryPrepared(ds.manager, text, [user.id])).toEqual(expected);
       }
-      expect(await queryPrepared(t.dataSource.manager, text, [2147483647])).toEqual([]);
+      expect(await queryPrepared(ds.manager, text, [2147483647])).toEqual([]);
     });
 
     it("reads inside a transaction through the transaction's own connection", async () => {
-      const user = await t.createUser();
+      const user = await insertUser(ds);
       const text = sql('SELECT "name" FROM "users" WHERE "id" = ?');
-      await t.dataSource.transaction(async (em) => {
+      await ds.transaction(async (em) => {
         await em.getRepository(UserEntity).update({ id: user.id }, { name: 'Not committed yet' });
         expect(await queryPrepared(em, text, [user.id])).toEqual([{ name: 'Not committed yet' }]);
       });
@@ -110,16 +116,14 @@ describe(RowReader.name, () => {
 
     it('fails as em.query fails (on PostgreSQL, a QueryFailedError)', async () => {
       const text = 'SELECT "nope" FROM "users"';
-      const direct = await t.dataSource.manager.query(text, []).catch((error: unknown) => error);
-      const prepared = await queryPrepared(t.dataSource.manager, text, []).catch(
-        (error: unknown) => error,
-      );
+      const direct = await ds.manager.query(text, []).catch((error: unknown) => error);
+      const prepared = await queryPrepared(ds.manager, text, []).catch((error: unknown) => error);
       // Compared by constructor: better-sqlite3's SqliteError may come from another realm than
       // this test's Error.
       expect((prepared as Error).constructor).toBe((direct as Error).constructor);
       expect((prepared as Error).message).toBe((direct as Error).message);
       expect((prepared as Error).message).toMatch(/nope/);
-      if (t.dataSource.options.type === 'postgres') {
+      if (ds.options.type === 'postgres') {
         expect(prepared).toBeInstanceOf(QueryFailedError);
       }
     });
@@ -127,15 +131,13 @@ describe(RowReader.name, () => {
     it('fails as em.query fails when a statement fails while it runs (a QueryFailedError)', async () => {
       // Compiles, then fails on the row it reads: the text is not JSON.
       const text = sql(
-        t.dataSource.options.type === 'postgres'
+        ds.options.type === 'postgres'
           ? 'SELECT ("email")::json AS "j" FROM "users" WHERE "id" = ?'
           : 'SELECT json_extract("email", \'$.a\') AS "j" FROM "users" WHERE "id" = ?',
       );
-      const user = await t.createUser();
-      const direct = await t.dataSource.manager.query(text, [user.id]).catch((e: unknown) => e);
-      const prepared = await queryPrepared(t.dataSource.manager, text, [user.id]).catch(
-        (e: unknown) => e,
-      );
+      const user = await insertUser(ds);
+      const direct = await ds.manager.query(text, [user.id]).catch((e: unknown) => e);
+      const prepared = await queryPrepared(ds.manager, text, [user.id]).catch((e: unknown) => e);
       expect(prepared).toBeInstanceOf(QueryFailedError);
       expect(direct).toBeInstanceOf(QueryFailedError);
       expect((prepared as Error).message).toBe((direct as Error).message);
@@ -144,16 +146,14 @@ describe(RowReader.name, () => {
     });
 
     it('runs a statement that writes as em.query runs it', async () => {
-      const user = await t.createUser();
+      const user = await insertUser(ds);
       const text =
-        t.dataSource.options.type === 'postgres'
+        ds.options.type === 'postgres'
           ? 'UPDATE "users" SET "name" = $1 WHERE "id" = $2'
           : 'UPDATE "users" SET "name" = ? WHERE "id" = ?';
-      await queryPrepared(t.dataSource.manager, text, ['Renamed', user.id]);
+      await queryPrepared(ds.manager, text, ['Renamed', user.id]);
       const read = sql('SELECT "name" FROM "users" WHERE "id" = ?');
-      expect(await queryPrepared(t.dataSource.manager, read, [user.id])).toEqual([
-        { name: 'Renamed' },
-      ]);
+      expect(await queryPrepared(ds.manager, read, [user.id])).toEqual([{ name: 'Renamed' }]);
     });
   });
 });

@@ -1,0 +1,5 @@
+import '../../libs/testing/src/app-paths';
+import { prepareTemplate } from '../../libs/testing/src/test-template';
+
+// Migrates the database every medium test copies, once (shared with e2e-sqlite in one run).
+export default () => prepareTemplate('sqlite');
