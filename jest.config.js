@@ -20,7 +20,9 @@ const e2e = (db) => ({
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   // The boot, docs-examples, start-stop, visitor-crash and worker tests start the built server or worker on
   // SQLite, and the browser tests drive rendering that does not depend on the database; once (on
-  // SQLite) is enough for them.
+  // SQLite) is enough for them. So it is for suites that test nothing the database decides: the
+  // OpenAPI document (and its redocly lint), the HTTP parser's refusals, QR payload encodings and
+  // the QR readability thread.
   testPathIgnorePatterns:
     db === 'postgres'
       ? [
@@ -37,6 +39,10 @@ const e2e = (db) => ({
           'static-sites-browser\\.e2e-spec',
           'redirects-browser\\.e2e-spec',
           'swagger-ui-browser\\.e2e-spec',
+          'openapi\\.e2e-spec',
+          'http-parse-errors\\.e2e-spec',
+          'qr-payloads\\.e2e-spec',
+          'qr-readability-thread\\.e2e-spec',
         ]
       : // PostgreSQL going down is a PostgreSQL matter (SQLite is a file in the process).
         ['/node_modules/', 'database-unavailable\\.e2e-spec'],
