@@ -66,6 +66,23 @@ function isCalendarDate(ymd: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
+/**
+ * A yes/no value as each tool's database hands it out: `true`/`false` (PostgreSQL through a
+ * driver, JSON), `1`/`0` (SQLite and MySQL, where a boolean column is an integer), `"t"`/`"f"`
+ * (PostgreSQL's text form, psql), `"true"`/`"false"`, `"1"`/`"0"`. Absent, null or '' is null;
+ * anything else is 'invalid'.
+ */
+export function readFlag(value: unknown): boolean | null | 'invalid' {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value === 'boolean') return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value !== 'string') return 'invalid';
+  const word = value.trim().toLowerCase();
+  if (word === '1' || word === 't' || word === 'true') return true;
+  if (word === '0' || word === 'f' || word === 'false') return false;
+  return 'invalid';
+}
+
 /** A visit count: a whole number, '' is null; anything else is an error. */
 export function readCount(value: string): number | null | 'invalid' {
   if (value === '') {

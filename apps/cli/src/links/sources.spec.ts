@@ -1,4 +1,5 @@
-import { aliasOf, readCount, readDate } from './import-row';
+import Database from 'better-sqlite3';
+import { aliasOf, readCount, readDate, readFlag } from './import-row';
 import { readExport } from './sources';
 
 describe('import rows', () => {
@@ -70,5 +71,174 @@ describe(readExport.name, () => {
       { row: 2, url: 'b1', reason: 'The visit count "lots" is not a whole number.' },
       { row: 3, url: 'c1', reason: 'The record has no destination URL.' },
     ]);
+  });
+});
+
+describe('import sources as each tool hands them out', () => {
+  /**
+   * Kutt's `links` table as its migration creates it on SQLite (`createLinkTable`,
+   * server/models/link.model.js, thedevs-network/kutt v3.2.3, fc832d7; the DDL knex writes for
+   * it), Kutt's default database (`DB_CLIENT` default `better-sqlite3`, server/env.js), read with
+   * the columns of its own links query (`selectable`, server/queries/link.queries.js) through
+   * better-sqlite3, the driver Kutt uses: `banned` comes back 0/1, `password` the hash or null.
+   */
+  function kuttRowsFromSqlite(): unknown[] {
+    const db = new Database(':memory:');
+    try {
+      db.exec(`create table domains (id integer not null primary key autoincrement, address varchar(255) not null);
+        create table links (id integer not null primary key autoincrement, address varchar(255) not null,
+          description varchar(255), banned boolean not null default '0', banned_by_id integer,
+          domain_id integer references domains(id), password varchar(255), expire_in datetime,
+          target varchar(2040) not null, user_id integer, visit_count integer not null default '0',
+          uuid char(36) not null, created_at datetime not null default CURRENT_TIMESTAMP,
+          updated_at datetime not null default CURRENT_TIMESTAMP)`);
+      const insert = db.prepare(
+        `insert into links (address, target, banned, password, visit_count, uuid, created_at)
+         values (?, ?, ?, ?, ?, ?, ?)`,
+      );
+      // knex binds a JavaScript boolean as 1/0 on SQLite.
+      insert.run('fine', 'https://a.example/', 0, null, 3, 'u1', '2024-02-01 10:00:00');
+      insert.run('phish', 'https://evil.example/login', 1, null, 99, 'u2', '2024-02-02 10:00:00');
+      insert.run(
+        'locked',
+        'https://b.example/',
+        0,
+        '$2a$12$abcdefghijklmnopqrstuv',
+        0,
+        'u3',
+        '2024-02-03 10:00:00',
+      );
+      return db
+        .prepare(
+          `select links.id, links.address, links.banned, links.created_at, links.domain_id,
+             links.updated_at, links.password, links.description, links.expire_in, links.target,
+             links.visit_count, links.user_id, links.uuid, domains.address as domain
+           from links left join domains on links.domain_id = domains.id order by links.id`,
+        )
+        .all();
+    } finally {
+      db.close();
+    }
+  }
+
+  it('refuses Kutt links banned as SQLite stores it (0/1), and password hashes', () => {
+    const rows = kuttRowsFromSqlite();
+    expect(rows.map((row) => (row as { banned: unknown }).banned)).toEqual([0, 1, 0]);
+    expect(readExport('kutt', JSON.stringify(rows))).toEqual([
+      expect.objectContaining({ row: 1, alias: 'fine', clicks: 3 }),
+      { row: 2, url: 'phish', reason: 'The link is banned in Kutt; it is not imported.' },
+      {
+        row: 3,
+        url: 'locked',
+        reason:
+          'The link is password-protected in Kutt; its password is not in the export, so it is not imported.',
+      },
+    ]);
+  });
+
+  it.each([
+    // PostgreSQL's text output of a boolean is t/f (PostgreSQL docs, "Boolean Type"); MySQL's
+    // tinyint(1) is 0/1; a driver or JSON export may give true/false or the digits as text.
+    [1, true],
+    ['1', true],
+    ['t', true],
+    ['true', true],
+    [true, true],
+    [0, false],
+    ['0', false],
+    ['f', false],
+    ['false', false],
+    [false, false],
+    [null, null],
+    ['', null],
+    ['maybe', 'invalid'],
+    [2, 'invalid'],
+  ])('reads the flag %p as %p', (value, flag) => {
+    expect(readFlag(value)).toBe(flag);
+  });
+
+  it('refuses a Kutt row whose banned is neither yes nor no, rather than import it', () => {
+    const rows = readExport(
+      'kutt',
+      JSON.stringify([{ address: 'odd', target: 'https://a.example/', banned: 'maybe' }]),
+    );
+    expect(rows).toEqual([
+      {
+        row: 1,
+        url: 'odd',
+        reason: 'banned is "maybe", not a yes/no value; the link is not imported.',
+      },
+    ]);
+  });
+
+  it('reads YOURLS keywords after the path of a YOURLS installed in a subfolder', () => {
+    // yourls_link(): YOURLS_SITE . '/' . keyword (includes/functions-links.php, YOURLS/YOURLS
+    // 1.10.4-20-gb8c7882), with YOURLS_SITE = https://sho.rt/s.
+    const stats = (...keywords: string[]) =>
+      JSON.stringify({
+        links: Object.fromEntries(
+          keywords.map((keyword, i) => [
+            `link_${i + 1}`,
+            {
+              shorturl: `https://sho.rt/s/${keyword}`,
+              url: `https://example.com/${i}`,
+              clicks: '0',
+            },
+          ]),
+        ),
+      });
+    const aliases = (content: string) =>
+      readExport('yourls', content).map((row) => ('alias' in row ? row.alias : row));
+    expect(aliases(stats('1', 'z', 'abc'))).toEqual(['1', 'z', 'abc']);
+    expect(aliases(stats('only'))).toEqual(['only']);
+    expect(
+      aliases(
+        JSON.stringify({
+          links: { link_1: { shorturl: 'https://sho.rt/at-root', url: 'https://a.example/' } },
+        }),
+      ),
+    ).toEqual(['at-root']);
+  });
+
+  it('reads Bitly API v4 pages, one or several joined, preferring a custom back-half', () => {
+    // GET /v4/groups/{group_guid}/bitlinks: {links: [Bitlink], pagination}; the Bitlink and
+    // pagination as philnash/bitly's spec/bitly/api/bitlink_spec.rb (3fb9585) stubs them.
+    const page = (links: unknown[], next: string) => ({
+      links,
+      pagination: { prev: '', next, total: 3, page: 1, size: 2 },
+    });
+    const bitlink = (id: string, long_url: string, custom: string[] = []) => ({
+      created_at: '2020-01-02T23:51:47+0000',
+      id,
+      link: `http://${id}`,
+      custom_bitlinks: custom,
+      long_url,
+      archived: false,
+      tags: ['spring'],
+      deeplinks: [],
+      references: { group: 'https://api-ssl.bitly.com/v4/groups/def456' },
+    });
+    const content = JSON.stringify([
+      page(
+        [
+          bitlink('bit.ly/2Qj2niP', 'https://example.com/'),
+          bitlink('bit.ly/3xYzAbC', 'https://example.com/sale', ['https://brand.example/sale']),
+        ],
+        'https://api-ssl.bit.ly/v4/groups/def456/bitlinks?page=2',
+      ),
+      page([bitlink('bit.ly/9last', '')], ''),
+    ]);
+    expect(readExport('bitly', content)).toEqual([
+      expect.objectContaining({
+        row: 1,
+        alias: '2Qj2niP',
+        location_url: 'https://example.com/',
+        tags: ['spring'],
+      }),
+      expect.objectContaining({ row: 2, alias: 'sale', location_url: 'https://example.com/sale' }),
+      { row: 3, url: '9last', reason: 'The record has no destination URL.' },
+    ]);
+    expect((readExport('bitly', JSON.stringify(page([], ''))) as unknown[]).length).toBe(0);
+    expect(() => readExport('bitly', '{"data":[]}')).toThrow(/"links" array/);
   });
 });
