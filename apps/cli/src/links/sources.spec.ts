@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { kuttRowsFromSqlite } from '../../../../test/fixtures/imports/kutt-sqlite-rows';
 import { aliasOf, readCount, readDate, readFlag } from './import-row';
 import { readExport } from './sources';
 
@@ -75,52 +75,6 @@ describe(readExport.name, () => {
 });
 
 describe('import sources as each tool hands them out', () => {
-  /**
-   * Kutt's `links` table as its migration creates it on SQLite (`createLinkTable`,
-   * server/models/link.model.js, thedevs-network/kutt v3.2.3, fc832d7; the DDL knex writes for
-   * it), Kutt's default database (`DB_CLIENT` default `better-sqlite3`, server/env.js), read with
-   * the columns of its own links query (`selectable`, server/queries/link.queries.js) through
-   * better-sqlite3, the driver Kutt uses: `banned` comes back 0/1, `password` the hash or null.
-   */
-  function kuttRowsFromSqlite(): unknown[] {
-    const db = new Database(':memory:');
-    try {
-      db.exec(`create table domains (id integer not null primary key autoincrement, address varchar(255) not null);
-        create table links (id integer not null primary key autoincrement, address varchar(255) not null,
-          description varchar(255), banned boolean not null default '0', banned_by_id integer,
-          domain_id integer references domains(id), password varchar(255), expire_in datetime,
-          target varchar(2040) not null, user_id integer, visit_count integer not null default '0',
-          uuid char(36) not null, created_at datetime not null default CURRENT_TIMESTAMP,
-          updated_at datetime not null default CURRENT_TIMESTAMP)`);
-      const insert = db.prepare(
-        `insert into links (address, target, banned, password, visit_count, uuid, created_at)
-         values (?, ?, ?, ?, ?, ?, ?)`,
-      );
-      // knex binds a JavaScript boolean as 1/0 on SQLite.
-      insert.run('fine', 'https://a.example/', 0, null, 3, 'u1', '2024-02-01 10:00:00');
-      insert.run('phish', 'https://evil.example/login', 1, null, 99, 'u2', '2024-02-02 10:00:00');
-      insert.run(
-        'locked',
-        'https://b.example/',
-        0,
-        '$2a$12$abcdefghijklmnopqrstuv',
-        0,
-        'u3',
-        '2024-02-03 10:00:00',
-      );
-      return db
-        .prepare(
-          `select links.id, links.address, links.banned, links.created_at, links.domain_id,
-             links.updated_at, links.password, links.description, links.expire_in, links.target,
-             links.visit_count, links.user_id, links.uuid, domains.address as domain
-           from links left join domains on links.domain_id = domains.id order by links.id`,
-        )
-        .all();
-    } finally {
-      db.close();
-    }
-  }
-
   it('refuses Kutt links banned as SQLite stores it (0/1), and password hashes', () => {
     const rows = kuttRowsFromSqlite();
     expect(rows.map((row) => (row as { banned: unknown }).banned)).toEqual([0, 1, 0]);
