@@ -228,7 +228,9 @@ describe('Notification handlers', () => {
       }
       const [first, second] = http.received;
       const headers = (r: typeof first) => r.headers as Record<string, string>;
-      expect(new Webhook(json.data.webhook_secret).verify(first.body, headers(first))).toEqual({
+      expect(
+        new Webhook(String(json.data.webhook_secret)).verify(first.body, headers(first)),
+      ).toEqual({
         id: expect.stringMatching(/^evt_/),
         event: 'test',
         created_at: expect.stringMatching(DATETIME),
@@ -237,7 +239,7 @@ describe('Notification handlers', () => {
       // A form body: verified unparsed (docs/events.md, "Verifying a form body"), then read.
       expect(second.headers['content-type']).toBe('application/x-www-form-urlencoded');
       expect(
-        new Webhook(form.data.webhook_secret).verify(second.body, headers(second), {
+        new Webhook(String(form.data.webhook_secret)).verify(second.body, headers(second), {
           jsonParse: false,
         }),
       ).toBeUndefined();

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { Webhook } from 'standardwebhooks';
-import type { OutboundRequest } from '../outbound/safe-http';
-import { HttpSender } from '../outbound/http-sender';
 import { testMessage } from '../events/test-message';
+import { HttpSender } from '../outbound/http-sender';
+import type { OutboundRequest } from '../outbound/safe-http';
 import { newWebhookSecret } from './standard-webhooks';
 import { WebhookChannel } from './webhook.channel';
 
@@ -43,18 +44,20 @@ describe('verifying a form-format webhook as docs/events.md says, with standardw
     // The library's default parses the body as JSON after the signature check: what the docs warn of.
     expect(() => new Webhook(secret).verify(rawBody, headers)).toThrow(SyntaxError);
     const code = docsExample('Verifying a form body').replace(/^import .*$/m, '');
-    const run = new Function('Webhook', 'process', 'rawBody', 'req', `${code}\nreturn fields;`) as (
-      ...args: unknown[]
-    ) => Record<string, string>;
-    const env = { env: { LINKDOCK_WEBHOOK_SECRET: secret } };
-    expect(run(Webhook, env, rawBody, { headers })).toMatchObject({
+    const run = (body: string) =>
+      runInNewContext(`${code}\nfields;`, {
+        Webhook,
+        URLSearchParams,
+        process: { env: { LINKDOCK_WEBHOOK_SECRET: secret } },
+        rawBody: body,
+        req: { headers },
+      }) as Record<string, string>;
+    expect(run(rawBody)).toMatchObject({
       notification_handler_id: '7',
       event: 'test',
       event_id: expect.stringMatching(/^evt_/),
     });
     // A body changed on the way fails the same code.
-    expect(() => run(Webhook, env, `${rawBody}&extra=1`, { headers })).toThrow(
-      'No matching signature found',
-    );
+    expect(() => run(`${rawBody}&extra=1`)).toThrow('No matching signature found');
   });
 });
