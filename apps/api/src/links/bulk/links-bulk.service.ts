@@ -165,7 +165,9 @@ export class LinksBulkService {
         await setImmediate();
       }
       const chunk = items.slice(start, start + CHECK_CHUNK);
-      results.push(...(await Promise.all(chunk.map((item) => this.checkOne(actor, item, checks, metatype)))));
+      results.push(
+        ...(await Promise.all(chunk.map((item) => this.checkOne(actor, item, checks, metatype)))),
+      );
     }
     await this.claimAliases(results, checks);
     return results;
