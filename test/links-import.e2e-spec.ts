@@ -2,8 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { createTestApp, insertDomain, TestApp, TestUser } from '@app/testing';
+import {
+  createTestApp,
+  currentTestDb,
+  insertDomain,
+  TEST_POSTGRES_URL,
+  TestApp,
+  TestUser,
+} from '@app/testing';
 import { runCli } from '../apps/cli/src/cli';
+import { kuttRowsFromPostgres } from './fixtures/imports/kutt-postgres-rows';
 import { kuttRowsFromSqlite } from './fixtures/imports/kutt-sqlite-rows';
 
 const FIXTURES = join(__dirname, 'fixtures', 'imports');
@@ -272,6 +280,36 @@ describe('Import and export of links (command line and API)', () => {
     expect((await links(user)).map(({ url }) => url)).toEqual(['fine']);
     expect((await t.http.get('/phish').set('Host', 'links.test')).status).toBe(404);
   });
+
+  (currentTestDb() === 'postgres' ? it : it.skip)(
+    'never brings a banned Kutt link back from PostgreSQL: true/false from the driver, t/f as text',
+    async () => {
+      const { typed, text } = await kuttRowsFromPostgres(TEST_POSTGRES_URL);
+      expect(typed.map((row) => (row as { banned: unknown }).banned)).toEqual([false, true]);
+      expect(text.map((row) => (row as { banned: unknown }).banned)).toEqual(['f', 't']);
+      // Both forms read alike: the second file finds its one link imported already.
+      const user = await t.createUser();
+      for (const [name, rows, created] of [
+        ['typed', typed, 1],
+        ['text', text, 0],
+      ] as const) {
+        const file = join(dir, `kutt-postgres-${name}.json`);
+        writeFileSync(file, JSON.stringify(rows));
+        const res = await cli('import', '--email', user.email, '--from', 'kutt', file);
+        expect(res.result).toMatchObject({
+          rows: 2,
+          created,
+          skipped: 1 - created,
+          failed: [
+            { row: 2, url: 'pg-phish', reason: 'The link is banned in Kutt; it is not imported.' },
+          ],
+        });
+      }
+      expect((await links(user)).map(({ url, datetime }) => [url, datetime])).toEqual([
+        ['pg-fine', '2024-02-01 10:00:00'],
+      ]);
+    },
+  );
 
   it('reports an alias taken by someone else, never overwriting it, and counts repeated rows once', async () => {
     const other = await t.createUser();

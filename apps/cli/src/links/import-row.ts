@@ -35,7 +35,7 @@ export function text(value: unknown): string {
 
 /**
  * A creation time: `Y-m-d H:i:s` (UTC, this API's format and YOURLS'), or ISO 8601 (`Z` or an
- * offset; without one, UTC). '' is null; anything else is an error.
+ * offset `±hh`, `±hhmm`, `±hh:mm`; without one, UTC). '' is null; anything else is an error.
  */
 export function readDate(value: string): Date | null | 'invalid' {
   if (value === '') {
@@ -46,16 +46,18 @@ export function readDate(value: string): Date | null | 'invalid' {
     return plain;
   }
   const iso =
-    /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?$/i.exec(
+    /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(
       value,
     );
   if (!iso || !isCalendarDate(iso[1])) {
     return 'invalid';
   }
-  const zone = iso[3] ?? 'Z';
-  const date = new Date(
-    `${iso[1]}T${iso[2]}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`,
+  // ±hh (PostgreSQL's text output of a timestamptz: `2024-02-01 10:00:00+00`), ±hhmm, ±hh:mm.
+  const zone = (iso[3] ?? 'Z').replace(
+    /^([+-]\d{2})(\d{2})?$/,
+    (_, h: string, m?: string) => `${h}:${m ?? '00'}`,
   );
+  const date = new Date(`${iso[1]}T${iso[2]}${zone}`);
   return Number.isNaN(date.getTime()) ? 'invalid' : date;
 }
 

@@ -9,6 +9,9 @@ describe('import rows', () => {
     ['2024-04-01T12:00:00+0000', '2024-04-01T12:00:00.000Z'],
     ['2024-02-01T10:00:00.123Z', '2024-02-01T10:00:00.123Z'],
     ['2024-02-01T10:00:00', '2024-02-01T10:00:00.000Z'],
+    // PostgreSQL's text output of a timestamptz (Kutt on pg, read through psql or COPY).
+    ['2024-02-01 10:00:00+00', '2024-02-01T10:00:00.000Z'],
+    ['2024-02-01 12:00:00.5+02', '2024-02-01T10:00:00.500Z'],
   ])('reads the date %s', (text, iso) => {
     expect((readDate(text) as Date).toISOString()).toBe(iso);
   });
