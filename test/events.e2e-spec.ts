@@ -528,6 +528,45 @@ describe('Events: outbox, deliveries, retries', () => {
     await disable(hook.id);
   });
 
+  it('a receiver answering 410 Gone fails its delivery at once and turns the handler off, with the reason', async () => {
+    const hook = await handler('/gone', { events: ['link.expired'] });
+    http.answers.set('/gone', { status: 410, body: 'unsubscribed' });
+    await raise('link.expired', { id: 5 });
+    await dispatcher.drain();
+    const [row] = (await deliveries(hook.id)).body.data;
+    expect(row).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_status_code: 410,
+      last_error: 'The target answered 410: unsubscribed',
+      next_attempt_datetime: null,
+    });
+    const got = await t.http
+      .get(`/v1/notification-handlers/${hook.id}`)
+      .set('Authorization', owner.auth);
+    expect(got.body.data).toMatchObject({
+      is_enabled: false,
+      disabled_reason: expect.stringMatching(
+        /^Disabled on \d{4}-\d{2}-\d{2}: The target answered 410 Gone: it asks for no more deliveries\.$/,
+      ),
+    });
+    // Nothing more is sent: no retry of that delivery, no delivery of a later event.
+    now = new Date(now.getTime() + RETRY_DELAYS_MS[0] * 2);
+    await raise('link.expired', { id: 6 });
+    await dispatcher.drain();
+    expect(to('/gone')).toHaveLength(1);
+    // Its /test still answers what the target says, and leaves the handler as it is.
+    const probe = await t.http
+      .post(`/v1/notification-handlers/${hook.id}/test`)
+      .set('Authorization', owner.auth);
+    expect(probe.body.data).toEqual({
+      ok: false,
+      status_code: 410,
+      latency_ms: expect.any(Number),
+      error: 'The target answered 410: unsubscribed',
+    });
+  });
+
   it('a change that rolls back sends nothing', async () => {
     const hook = await handler('/rollback', { events: ['link.expired'] });
     await expect(

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { EVENT_NAMES, oauth1Header } from '@app/notifications';
 import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
 import { MockHttpServer, MockSmtpServer } from './support/mock-servers';
@@ -198,13 +199,59 @@ describe('Notification handlers', () => {
         .update(`${timestamp}.${got.body}`)
         .digest('hex');
       expect(got.headers['x-linkdock-signature']).toBe(`sha256=${expected}`);
-      expect(JSON.parse(got.body)).toEqual({
+      // The same body and Standard Webhooks headers as an event; a secret chosen by hand is the
+      // key bytes, given to the library as whsec_ + its base64 (docs/events.md).
+      expect(got.headers['webhook-id']).toMatch(/^msg_[A-Za-z0-9_-]{22}$/);
+      expect(got.headers['webhook-timestamp']).toBe(timestamp);
+      const payload = new Webhook(`whsec_${Buffer.from(secret).toString('base64')}`).verify(
+        got.body,
+        got.headers as Record<string, string>,
+      );
+      expect(payload).toEqual({
+        id: expect.stringMatching(/^evt_[A-Za-z0-9_-]{22}$/),
         event: 'test',
-        title: 'Linkdock test notification',
-        text: 'This is a test message for the notification handler "Hook".',
+        created_at: expect.stringMatching(DATETIME),
         data: { notification_handler_id: data.id, type: 'webhook' },
-        timestamp: Number(timestamp),
       });
+    });
+
+    it('webhook: the test delivery verifies with standardwebhooks and a generated secret, JSON or form', async () => {
+      const json = await create({ name: 'Std', type: 'webhook', webhook: `${http.url}/std` });
+      const form = await create({
+        name: 'Std form',
+        type: 'webhook',
+        webhook: `${http.url}/std-form`,
+        webhook_format: 'form',
+      });
+      for (const { data } of [json, form]) {
+        expect((await test(data.id)).body).toEqual(OK_OUTCOME(200));
+      }
+      const [first, second] = http.received;
+      const headers = (r: typeof first) => r.headers as Record<string, string>;
+      expect(
+        new Webhook(String(json.data.webhook_secret)).verify(first.body, headers(first)),
+      ).toEqual({
+        id: expect.stringMatching(/^evt_/),
+        event: 'test',
+        created_at: expect.stringMatching(DATETIME),
+        data: { notification_handler_id: json.data.id, type: 'webhook' },
+      });
+      // A form body: verified unparsed (docs/events.md, "Verifying a form body"), then read.
+      expect(second.headers['content-type']).toBe('application/x-www-form-urlencoded');
+      expect(
+        new Webhook(String(form.data.webhook_secret)).verify(second.body, headers(second), {
+          jsonParse: false,
+        }),
+      ).toBeUndefined();
+      expect(Object.fromEntries(new URLSearchParams(second.body))).toEqual({
+        notification_handler_id: String(form.data.id),
+        type: 'webhook',
+        event: 'test',
+        event_id: expect.stringMatching(/^evt_/),
+        created_at: expect.stringMatching(DATETIME),
+      });
+      // Each test is its own message: a new webhook-id every time.
+      expect(first.headers['webhook-id']).not.toBe(second.headers['webhook-id']);
     });
 
     it('webhook: a refusing target is a 200 with ok false, the status and an excerpt', async () => {

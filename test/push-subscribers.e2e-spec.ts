@@ -184,6 +184,51 @@ describe('Push subscribers and web push', () => {
     expect(got.status).toBe(404);
   });
 
+  it('an event to a subscriber the push service says is gone fails at once, removes it and turns the handler off', async () => {
+    const id = await subscribe(browserKeys(), '/push/gone-event');
+    const handler = await pushHandler(id);
+    push.answers.set('/push/gone-event', {
+      status: 410,
+      body: 'push subscription has unsubscribed',
+    });
+    const link = await t.http
+      .post('/v1/links')
+      .set('Authorization', owner.auth)
+      .send({ location_url: 'https://example.com/unread' });
+    expect(link.status).toBe(201);
+    const dispatcher = t.app.get(EventDispatcher);
+    await dispatcher.drain();
+    const log = await t.http
+      .get(`/v1/notification-handlers/${handler.body.data.id}/deliveries`)
+      .set('Authorization', owner.auth);
+    const error = `The push service answered 410: the browser unsubscribed, so push subscriber ${id} was removed.`;
+    expect(log.body.data).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 1,
+        last_status_code: 410,
+        last_error: error,
+        next_attempt_datetime: null,
+      }),
+    ]);
+    const got = await t.http
+      .get(`/v1/notification-handlers/${handler.body.data.id}`)
+      .set('Authorization', owner.auth);
+    expect(got.body.data).toMatchObject({
+      is_enabled: false,
+      disabled_reason: expect.stringMatching(/^Disabled on \d{4}-\d{2}-\d{2}: /),
+    });
+    expect(got.body.data.disabled_reason).toContain(error);
+    expect(push.received.filter((r) => r.url === '/push/gone-event')).toHaveLength(1);
+    // Turning it on again is refused while it names a subscriber that is gone.
+    const on = await t.http
+      .post(`/v1/notification-handlers/${handler.body.data.id}`)
+      .set('Authorization', owner.auth)
+      .send({ is_enabled: true });
+    expect(on.status).toBe(400);
+    expect(on.body.errors[0]).toMatchObject({ field: 'push_subscriber_id' });
+  });
+
   it('refuses bad subscriptions with 400s naming the field, and others’ subscribers', async () => {
     const good = browserKeys();
     const cases: Array<[Record<string, unknown>, string, string]> = [

@@ -7,6 +7,7 @@ export * from './events/catalogue';
 export * from './events/envelope';
 export * from './events/event-message';
 export * from './events/form-fields';
+export * from './events/test-message';
 export * from './handler-types';
 export * from './notification-message';
 export * from './outbox-metrics';

@@ -23,9 +23,20 @@ export interface DeliveryOutcome {
   error: string | null;
 }
 
+/**
+ * One attempt as the dispatcher sees it: the outcome, and `gone` when the target will never take
+ * a delivery again (a 410 Gone, a push subscription the browser dropped): the delivery then fails
+ * at once and the handler is disabled with this reason, instead of retrying for days.
+ */
+export interface DeliveryAttempt extends DeliveryOutcome {
+  gone?: string;
+}
+
 /** What a channel reports; the Notifier adds the latency. */
 export interface ChannelResult {
   ok: boolean;
   statusCode: number | null;
   error: string | null;
+  /** Why the target is gone for good (see DeliveryAttempt); absent when it may answer again. */
+  gone?: string;
 }

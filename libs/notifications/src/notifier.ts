@@ -2,7 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { NotificationHandlersRepository } from '@app/database';
 import { Channel, CHANNELS } from './channels/channel';
 import { HandlerSettings, HandlerType } from './handler-types';
-import { ChannelResult, DeliveryOutcome, NotificationMessage } from './notification-message';
+import {
+  ChannelResult,
+  DeliveryAttempt,
+  DeliveryOutcome,
+  NotificationMessage,
+} from './notification-message';
 import { OutboundError } from './outbound/outbound-error';
 import { HandlerSettingsCodec } from './secrets/handler-settings.codec';
 
@@ -44,7 +49,7 @@ export class Notifier {
     type: HandlerType,
     settings: HandlerSettings,
     message: NotificationMessage,
-  ): Promise<DeliveryOutcome> {
+  ): Promise<DeliveryAttempt> {
     const started = performance.now();
     let result: ChannelResult;
     const reason = this.unavailableReason(type);
@@ -70,6 +75,7 @@ export class Notifier {
       status_code: result.statusCode,
       latency_ms: Math.round(performance.now() - started),
       error: result.error,
+      ...(result.gone === undefined ? {} : { gone: result.gone }),
     };
   }
 

@@ -101,4 +101,47 @@ describe(NotificationHandlersService.name, () => {
     await service.update(MEMBER, renamed, { events: ['team_member.invited'] });
     expect(handlers.rows.map((h) => h.team_id)).toEqual([null, 5, 5]);
   });
+
+  it('tests with a real delivery (msg_ id, evt_ envelope) and answers only the outcome, 410 included', async () => {
+    const deliver = jest.fn().mockResolvedValue({
+      ok: false,
+      status_code: 410,
+      latency_ms: 3,
+      error: 'The target answered 410',
+      gone: 'The target answered 410 Gone: it asks for no more deliveries.',
+    });
+    const tested = new NotificationHandlersService(
+      noLimits,
+      handlers as unknown as NotificationHandlersRepository,
+      plainCodec,
+      { deliver, unavailableReason: () => null } as unknown as Notifier,
+      new Clock(),
+      {} as PushSubscribersRepository,
+    );
+    const { id } = await tested.create(OWNER, HOOK);
+    await expect(tested.test(OWNER, id)).resolves.toEqual({
+      ok: false,
+      status_code: 410,
+      latency_ms: 3,
+      error: 'The target answered 410',
+    });
+    expect(deliver).toHaveBeenCalledWith('webhook', expect.anything(), {
+      event: 'test',
+      title: 'Linkdock test notification',
+      text: 'This is a test message for the notification handler "Hook".',
+      data: { notification_handler_id: id, type: 'webhook' },
+      delivery: {
+        id: expect.stringMatching(/^msg_[A-Za-z0-9_-]{22}$/),
+        envelope: {
+          id: expect.stringMatching(/^evt_[A-Za-z0-9_-]{22}$/),
+          event: 'test',
+          created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+          owner_id: OWNER.ownerId,
+          data: { notification_handler_id: id, type: 'webhook' },
+        },
+      },
+    });
+    // The handler stays as it was: only a real event's 410 turns it off.
+    expect(handlers.rows[0].is_enabled).toBe(true);
+  });
 });

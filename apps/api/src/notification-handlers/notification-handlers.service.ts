@@ -13,6 +13,7 @@ import {
   HandlerSettingsCodec,
   HandlerType,
   Notifier,
+  testMessage,
   UNREADABLE,
 } from '@app/notifications';
 import { CreateNotificationHandlerDto } from './dto/create-notification-handler.dto';
@@ -120,8 +121,9 @@ export class NotificationHandlersService {
   }
 
   /**
-   * Sends one test message through the handler's channel. A delivery that fails at the target is
-   * still a 200 with ok false; a kind this installation cannot deliver is a 400.
+   * Sends one test message through the handler's channel, as an event named `test` (a webhook
+   * gets it signed like every event). A delivery that fails at the target is still a 200 with ok
+   * false; a kind this installation cannot deliver is a 400.
    */
   async test(actor: Actor, id: number): Promise<DeliveryOutcome> {
     const handler = await this.findOwned(actor, id);
@@ -134,12 +136,13 @@ export class NotificationHandlersService {
     if (settings === null) {
       throw new AppError('unprocessable', UNREADABLE);
     }
-    return this.notifier.deliver(type, settings, {
-      event: 'test',
-      title: 'Linkdock test notification',
-      text: `This is a test message for the notification handler "${handler.name}".`,
-      data: { notification_handler_id: handler.id, type: handler.type },
-    });
+    // A test answers what happened; a 410 does not turn the handler off (only a real event does).
+    const { ok, status_code, latency_ms, error } = await this.notifier.deliver(
+      type,
+      settings,
+      testMessage(handler, actor.ownerId, this.clock.now()),
+    );
+    return { ok, status_code, latency_ms, error };
   }
 
   /** A push handler must name one of the owner's push subscribers. */

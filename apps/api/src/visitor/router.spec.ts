@@ -60,10 +60,18 @@ describe(VisitorRouter.name, () => {
     ['POST', '/', 'links.example'],
     ['POST', '/', 'go.brand.example'],
     ['GET', '/v1/links', 'links.example'],
-    ['GET', '/ab', 'links.example'],
     ['GET', '/a.b/c', 'links.example'],
   ])('leaves %s %s on %s to Nest', (method, url, host) => {
     expect(parse(method, url, host)).toBeNull();
+  });
+
+  it('claims aliases of one and two characters, which an import may carry (YOURLS 1, z, 10)', () => {
+    expect(['/1', '/z', '/10', '/ab'].map((url) => parse('GET', url)?.alias)).toEqual([
+      '1',
+      'z',
+      '10',
+      'ab',
+    ]);
   });
 
   it('claims the root of the main domain and of another host, for its custom domain', () => {

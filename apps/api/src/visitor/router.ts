@@ -7,8 +7,11 @@ import type { VisitorLink } from './cache/visitor-link';
 import { notFound, settle } from './http';
 import { type RequestListener, Visit } from './visit';
 
-/** `/{alias}` and, for static sites, `/{alias}/any/path`. */
-const LINK_PATH = /^\/([A-Za-z0-9_-]{3,64})(\/.*)?$/;
+/**
+ * `/{alias}` and, for static sites, `/{alias}/any/path`. From one character: an import may carry
+ * a shorter alias than a new one may have (ImportedLinkDto).
+ */
+const LINK_PATH = /^\/([A-Za-z0-9_-]{1,64})(\/.*)?$/;
 
 /**
  * Which host, then which link: turns a request into a Visit, resolves its Host header to a route

@@ -35,7 +35,7 @@ export function text(value: unknown): string {
 
 /**
  * A creation time: `Y-m-d H:i:s` (UTC, this API's format and YOURLS'), or ISO 8601 (`Z` or an
- * offset; without one, UTC). '' is null; anything else is an error.
+ * offset `±hh`, `±hhmm`, `±hh:mm`; without one, UTC). '' is null; anything else is an error.
  */
 export function readDate(value: string): Date | null | 'invalid' {
   if (value === '') {
@@ -46,16 +46,18 @@ export function readDate(value: string): Date | null | 'invalid' {
     return plain;
   }
   const iso =
-    /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?$/i.exec(
+    /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(
       value,
     );
   if (!iso || !isCalendarDate(iso[1])) {
     return 'invalid';
   }
-  const zone = iso[3] ?? 'Z';
-  const date = new Date(
-    `${iso[1]}T${iso[2]}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`,
+  // ±hh (PostgreSQL's text output of a timestamptz: `2024-02-01 10:00:00+00`), ±hhmm, ±hh:mm.
+  const zone = (iso[3] ?? 'Z').replace(
+    /^([+-]\d{2})(\d{2})?$/,
+    (_, h: string, m?: string) => `${h}:${m ?? '00'}`,
   );
+  const date = new Date(`${iso[1]}T${iso[2]}${zone}`);
   return Number.isNaN(date.getTime()) ? 'invalid' : date;
 }
 
@@ -64,6 +66,23 @@ function isCalendarDate(ymd: string): boolean {
   const [y, m, d] = ymd.split('-').map(Number);
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/**
+ * A yes/no value as each tool's database hands it out: `true`/`false` (PostgreSQL through a
+ * driver, JSON), `1`/`0` (SQLite and MySQL, where a boolean column is an integer), `"t"`/`"f"`
+ * (PostgreSQL's text form, psql), `"true"`/`"false"`, `"1"`/`"0"`. Absent, null or '' is null;
+ * anything else is 'invalid'.
+ */
+export function readFlag(value: unknown): boolean | null | 'invalid' {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value === 'boolean') return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value !== 'string') return 'invalid';
+  const word = value.trim().toLowerCase();
+  if (word === '1' || word === 't' || word === 'true') return true;
+  if (word === '0' || word === 'f' || word === 'false') return false;
+  return 'invalid';
 }
 
 /** A visit count: a whole number, '' is null; anything else is an error. */

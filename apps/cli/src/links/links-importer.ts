@@ -84,6 +84,7 @@ export class LinksImporter {
       const checks = await this.bulk.check(
         actor,
         pending.map((row) => linkFields(row, target)),
+        { imported: true },
       );
       const valid: LinkToInsert[] = [];
       checks.forEach((check: LinkCheck, i) => {

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { AppError, isObject, restoreCsvText } from '@app/common';
-import { aliasOf, ParsedRow, RowError, text, toRow } from './import-row';
+import { aliasOf, ParsedRow, readFlag, RowError, text, toRow } from './import-row';
 
 export const IMPORT_SOURCES = ['bitly', 'yourls', 'kutt', 'shlink', 'csv'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -74,9 +74,13 @@ const splitTags = (value: string): string[] =>
 /**
  * Bitly's CSV export (Links > Export). Its header names vary between exports; these are read
  * case- and punctuation-blind: Destination URL / long_url, Custom link (the back-half chosen,
- * preferred) / Link / bitlink, Title, Tags, Date created / created_at, Clicks / Engagements.
+ * preferred) / Link / bitlink, Title, Tags, Date created / created_at, Clicks / Engagements; or
+ * the JSON of its API (`readBitlyApi`).
  */
 function readBitly(content: string): ParsedRow[] {
+  if (/^[{[]/.test(content.replace(/^\uFEFF/, '').trimStart())) {
+    return readBitlyApi(content);
+  }
   const records = readCsv(content, 'Bitly CSV export');
   const destination = column(
     records,
@@ -121,6 +125,37 @@ function readBitly(content: string): ParsedRow[] {
   });
 }
 
+/**
+ * Bitly API v4, `GET /v4/groups/{group_guid}/bitlinks`: a page `{links: [Bitlink], pagination}`,
+ * or several pages in one JSON array. A Bitlink: `id` (`bit.ly/abc`), `link`, `custom_bitlinks`
+ * (the back-halves chosen, preferred), `long_url`, `title`, `tags`, `created_at`
+ * (`2020-01-02T23:51:47+0000`). The list has no click counts.
+ */
+function readBitlyApi(content: string): ParsedRow[] {
+  const body = readJson(content, 'Bitly API answer');
+  const pages = Array.isArray(body) ? body : [body];
+  if (!pages.every((page) => isObject(page) && Array.isArray(page.links))) {
+    throw new AppError(
+      'validation_failed',
+      'The file has no "links" array: is it the answer of GET /v4/groups/{group_guid}/bitlinks?',
+      'file',
+    );
+  }
+  const links = pages.flatMap((page) => (page as { links: unknown[] }).links);
+  return links.map((entry, i) => {
+    const link = isObject(entry) ? entry : {};
+    const custom = Array.isArray(link.custom_bitlinks) ? text(link.custom_bitlinks[0]) : '';
+    const short = custom || text(link.id) || text(link.link);
+    return toRow(i + 1, {
+      location: text(link.long_url),
+      alias: short === '' ? null : aliasOf(short),
+      created: text(link.created_at),
+      title: text(link.title),
+      tags: Array.isArray(link.tags) ? link.tags.map(text).filter((tag) => tag !== '') : [],
+    });
+  });
+}
+
 /** YOURLS' core API, `action=stats&filter=last&limit=N&format=json`: links.link_N entries. */
 function readYourlsApi(content: string): ParsedRow[] {
   const body = readJson(content, 'YOURLS stats answer') as { links?: unknown };
@@ -131,16 +166,37 @@ function readYourlsApi(content: string): ParsedRow[] {
       'file',
     );
   }
-  return Object.values(body.links as Record<string, unknown>).map((entry, i) => {
-    const link = isObject(entry) ? entry : {};
+  const links = Object.values(body.links as Record<string, unknown>).map((entry) =>
+    isObject(entry) ? entry : {},
+  );
+  const keywords = yourlsKeywords(links.map((link) => text(link.shorturl)));
+  return links.map((link, i) => {
     return toRow(i + 1, {
       location: text(link.url),
-      alias: aliasOf(text(link.shorturl)),
+      alias: keywords[i],
       created: text(link.timestamp),
       clicks: text(link.clicks),
       title: text(link.title),
     });
   });
+}
+
+/**
+ * The keywords of YOURLS short URLs (`yourls_link()`: YOURLS_SITE + '/' + keyword): the path
+ * after the site's own path, which is not in the answer, so it is the leading path segments every
+ * short URL of the file shares (`https://sho.rt/s/abc` of a YOURLS in `/s`: `abc`).
+ */
+function yourlsKeywords(shortUrls: readonly string[]): (string | null)[] {
+  const paths = shortUrls.map((url) => (aliasOf(url) ?? '').split('/'));
+  const first = paths[0] ?? [];
+  let shared = 0;
+  while (
+    shared < first.length - 1 &&
+    paths.every((path) => path.length - 1 > shared && path[shared] === first[shared])
+  ) {
+    shared += 1;
+  }
+  return paths.map((path) => path.slice(shared).join('/') || null);
 }
 
 /** The YOURLS Import/Export plugin's CSV: source (`/keyword/`), target, hits. */
@@ -160,8 +216,10 @@ function readYourlsCsv(content: string): ParsedRow[] {
 
 /**
  * Kutt's API v2 link list, `GET /api/v2/links` (`{limit, skip, total, data: [...]}`, or the
- * `data` arrays of several pages joined into one array): target, address, description,
- * created_at, visit_count. Password-protected and banned links are not imported.
+ * `data` arrays of several pages joined into one array), or the rows of Kutt's own links query
+ * as its database hands them out (`banned` 0/1 on SQLite and MySQL, t/f or true/false on
+ * PostgreSQL; `password` the hash or null): target, address, description, created_at,
+ * visit_count. Password-protected and banned links are not imported.
  */
 function readKutt(content: string): ParsedRow[] {
   const body = readJson(content, 'Kutt link list');
@@ -177,13 +235,21 @@ function readKutt(content: string): ParsedRow[] {
     const link = isObject(entry) ? entry : {};
     const alias = text(link.address) || null;
     const refuse = (reason: string): RowError => ({ row: i + 1, url: alias, reason });
-    if (link.password === true) {
+    const banned = readFlag(link.banned);
+    if (banned === 'invalid') {
+      return refuse(
+        `banned is ${JSON.stringify(link.banned)}, not a yes/no value; the link is not imported.`,
+      );
+    }
+    if (banned) {
+      return refuse('The link is banned in Kutt; it is not imported.');
+    }
+    // The API says true/false; a row of Kutt's own query holds the bcrypt hash, or null.
+    const password = readFlag(link.password);
+    if (password !== null && password !== false) {
       return refuse(
         'The link is password-protected in Kutt; its password is not in the export, so it is not imported.',
       );
-    }
-    if (link.banned === true) {
-      return refuse('The link is banned in Kutt; it is not imported.');
     }
     return toRow(i + 1, {
       location: text(link.target),

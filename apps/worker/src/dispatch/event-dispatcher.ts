@@ -18,6 +18,7 @@ import {
   outboxSignal,
 } from '@app/database';
 import {
+  type DeliveryAttempt,
   deliveryResults,
   HandlerSettingsCodec,
   HandlerType,
@@ -43,6 +44,9 @@ const IN_FLIGHT = 16;
 const FAN_OUT_BATCH = 500;
 const POLL_MS = 2_000;
 const BUSY_RETRY_MS = 5;
+
+/** `Y-m-d` of a time, UTC. */
+const day = (now: Date): string => now.toISOString().slice(0, 10);
 
 /**
  * When the attempt numbered `attempt` (1-based) failed: the time of the next one, ±10 % jitter so
@@ -176,7 +180,9 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     try {
       const outcome = await this.attempt(delivery, event, handler);
       const now = this.clock.now();
-      const retryAt = outcome.ok ? null : nextAttemptAt(delivery.attempts, now);
+      // A target that is gone (410, a dropped push subscription) is not tried again.
+      const retryAt =
+        outcome.ok || outcome.gone !== undefined ? null : nextAttemptAt(delivery.attempts, now);
       await this.deliveries.recordAttempt(
         delivery,
         {
@@ -190,7 +196,11 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
       );
       deliveryResults[outcome.ok ? 'delivered' : retryAt === null ? 'failed' : 'retrying'] += 1;
       if (!outcome.ok && handler?.is_enabled) {
-        await this.disableIfFailingTooLong(handler, outcome.error, now);
+        if (outcome.gone !== undefined) {
+          await this.disable(handler, `Disabled on ${day(now)}: ${outcome.gone}`, now);
+        } else {
+          await this.disableIfFailingTooLong(handler, outcome.error, now);
+        }
       }
     } catch (error) {
       this.logger.error(
@@ -203,8 +213,13 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     delivery: ClaimedDelivery,
     event: OutboxEventEntity | undefined,
     handler: NotificationHandlerEntity | undefined,
-  ) {
-    const failure = (error: string) => ({ ok: false, status_code: null, latency_ms: 0, error });
+  ): Promise<DeliveryAttempt> {
+    const failure = (error: string): DeliveryAttempt => ({
+      ok: false,
+      status_code: null,
+      latency_ms: 0,
+      error,
+    });
     if (event === undefined || handler === undefined) {
       return failure('The event or the handler no longer exists.');
     }
@@ -233,10 +248,18 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
       new Date(now.getTime() - DISABLE_AFTER_MS),
     );
     if (since === null) return;
-    const reason = `Disabled on ${now.toISOString().slice(0, 10)}: every delivery since ${since
+    const reason = `Disabled on ${day(now)}: every delivery since ${since
       .toISOString()
       .slice(0, 19)
       .replace('T', ' ')} UTC failed${error ? ` (last error: ${error})` : ''}.`;
+    await this.disable(handler, reason, now);
+  }
+
+  private async disable(
+    handler: NotificationHandlerEntity,
+    reason: string,
+    now: Date,
+  ): Promise<void> {
     await this.deliveries.disableHandler(handler.id, reason, now);
     handler.is_enabled = false;
     this.logger.warn(`Notification handler ${handler.id} disabled: ${reason}`);

@@ -15,15 +15,23 @@ export interface Channel {
 
 export const CHANNELS = Symbol('NOTIFICATION_CHANNELS');
 
-/** An HTTP answer as a channel result: 2xx is success, anything else carries a short excerpt. */
+/**
+ * An HTTP answer as a channel result: 2xx is success, anything else carries a short excerpt. A
+ * 410 Gone says the receiver wants no more deliveries (the Standard Webhooks spec: "Sender should
+ * disable the webhook endpoint, and stop sending it messages"), so it is `gone`.
+ */
 export function httpResult(status: number, body: string): ChannelResult {
   if (status >= 200 && status < 300) {
     return { ok: true, statusCode: status, error: null };
   }
   const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return {
-    ok: false,
-    statusCode: status,
-    error: `The target answered ${status}${excerpt ? `: ${excerpt}` : ''}`,
-  };
+  const error = `The target answered ${status}${excerpt ? `: ${excerpt}` : ''}`;
+  return status === 410
+    ? {
+        ok: false,
+        statusCode: status,
+        error,
+        gone: `The target answered 410 Gone: it asks for no more deliveries.`,
+      }
+    : { ok: false, statusCode: status, error };
 }

@@ -16,7 +16,8 @@ const TTL_SECONDS = 24 * 60 * 60;
  * message encrypted for the browser's keys (RFC 8291, aes128gcm) and signed with the
  * installation's VAPID key (RFC 8292) by the `web-push` package, then sent through the same
  * guarded HTTP client as webhooks. A push service answering 404 or 410 means the subscription is
- * gone for good: the subscriber is removed.
+ * gone for good: the subscriber is removed, and the result is `gone` (no retry), as it is for a
+ * subscriber removed earlier.
  */
 @Injectable()
 export class PushChannel implements Channel {
@@ -44,11 +45,8 @@ export class PushChannel implements Channel {
     const id = Number(settings[type]);
     const subscriber = await this.subscribers.findById(id);
     if (subscriber === null) {
-      return {
-        ok: false,
-        statusCode: null,
-        error: `Push subscriber ${id} no longer exists; choose another one for this handler.`,
-      };
+      const error = `Push subscriber ${id} no longer exists; choose another one for this handler.`;
+      return { ok: false, statusCode: null, error, gone: error };
     }
     const payload = JSON.stringify({
       title: message.title,
@@ -78,11 +76,8 @@ export class PushChannel implements Channel {
     );
     if (res.status === 404 || res.status === 410) {
       await this.subscribers.remove(subscriber.id);
-      return {
-        ok: false,
-        statusCode: res.status,
-        error: `The push service answered ${res.status}: the browser unsubscribed, so push subscriber ${subscriber.id} was removed.`,
-      };
+      const error = `The push service answered ${res.status}: the browser unsubscribed, so push subscriber ${subscriber.id} was removed.`;
+      return { ok: false, statusCode: res.status, error, gone: error };
     }
     if (res.status >= 200 && res.status < 300) {
       await this.subscribers.touch(subscriber.id, new Date());

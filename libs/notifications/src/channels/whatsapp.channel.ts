@@ -16,7 +16,7 @@ export function whatsappMessage(
   template: { name: string; language: string } | null,
 ): Record<string, unknown> {
   const base = { messaging_product: 'whatsapp', to: to.replace(/^\+/, '') };
-  if (template !== null && message.delivery !== undefined) {
+  if (template !== null && message.delivery !== undefined && message.event !== 'test') {
     return {
       ...base,
       type: 'template',

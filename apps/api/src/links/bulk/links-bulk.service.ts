@@ -17,6 +17,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainsRepository, type LinkEvents, LinksRepository, NewLinkRow } from '@app/database';
 import { OwnerLocks } from '@app/redis';
 import { CreateLinkDto } from '../dto/create-link.dto';
+import { ImportedLinkDto } from '../dto/imported-link.dto';
 import { LinkChecks } from '../link-checks.service';
 import { LinkInputService, NewLinkInput } from '../link-input.service';
 import { toLinkResponse } from '../link.mapper';
@@ -148,9 +149,15 @@ export class LinksBulkService {
 
   /**
    * Checks every item with the rules of POST /v1/links, in order; never throws for bad input. An
-   * alias used twice in the batch is a problem of its later uses.
+   * alias used twice in the batch is a problem of its later uses. `imported`: the aliases are
+   * those links had elsewhere, and may be shorter than a new one (ImportedLinkDto).
    */
-  async check(actor: Actor, items: readonly unknown[]): Promise<LinkCheck[]> {
+  async check(
+    actor: Actor,
+    items: readonly unknown[],
+    options: { imported?: boolean } = {},
+  ): Promise<LinkCheck[]> {
+    const metatype = options.imported ? ImportedLinkDto : CreateLinkDto;
     const checks = this.checks.withLookups(this.lookups.create());
     const results: LinkCheck[] = [];
     for (let start = 0; start < items.length; start += CHECK_CHUNK) {
@@ -158,7 +165,9 @@ export class LinksBulkService {
         await setImmediate();
       }
       const chunk = items.slice(start, start + CHECK_CHUNK);
-      results.push(...(await Promise.all(chunk.map((item) => this.checkOne(actor, item, checks)))));
+      results.push(
+        ...(await Promise.all(chunk.map((item) => this.checkOne(actor, item, checks, metatype)))),
+      );
     }
     await this.claimAliases(results, checks);
     return results;
@@ -242,7 +251,12 @@ export class LinksBulkService {
     return this.checks.referenceProblems(actor, domainId, { project_id: projectId });
   }
 
-  private async checkOne(actor: Actor, item: unknown, checks: LinkChecks): Promise<LinkCheck> {
+  private async checkOne(
+    actor: Actor,
+    item: unknown,
+    checks: LinkChecks,
+    metatype: typeof CreateLinkDto,
+  ): Promise<LinkCheck> {
     if (!isObject(item)) {
       return { ok: false, problems: [{ title: 'Each link must be an object of link fields.' }] };
     }
@@ -274,7 +288,7 @@ export class LinksBulkService {
     try {
       dto = (await this.pipe.transform(item, {
         type: 'body',
-        metatype: CreateLinkDto,
+        metatype,
       })) as CreateLinkDto;
       return {
         ok: true,
