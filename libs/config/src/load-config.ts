@@ -1,5 +1,8 @@
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
+// The one email and URL rules; these files of libs/common import nothing of ours (no cycle).
+import { isEmailAddress } from '@app/common/validation/email';
+import { hasUrlCredentials, normalizeHttpUrl } from '@app/common/validation/http-url';
 import {
   AppConfig,
   DatabaseConfig,
@@ -22,7 +25,6 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const MIB = 1024 * 1024;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Reads and validates the environment. Every variable is optional; an unset or empty variable takes
@@ -51,7 +53,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   );
   const logLevel = parseLogLevel(get('LOG_LEVEL'), problems);
   const adminEmail = (get('ADMIN_EMAIL') ?? 'admin@linkdock.local').toLowerCase();
-  if (!EMAIL.test(adminEmail)) {
+  if (!isEmailAddress(adminEmail)) {
     problems.push(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
   }
   const dnsServers = parseDnsServers(get('DNS_SERVERS'), problems);
@@ -205,16 +207,19 @@ function parseAppUrl(raw: string | undefined, fallback: string, problems: string
   if (raw === undefined) {
     return fallback;
   }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
+  const href = normalizeHttpUrl(raw);
+  if (href === null) {
     problems.push(
       `APP_URL must be an absolute http(s) URL such as https://links.example.com (got "${raw}")`,
     );
     return fallback;
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+  if (hasUrlCredentials(href)) {
+    problems.push('APP_URL must not carry a user name or password');
+    return fallback;
+  }
+  const url = new URL(href);
+  if (url.search || url.hash) {
     problems.push(`APP_URL must be an http(s) URL without a query or fragment (got "${raw}")`);
     return fallback;
   }

@@ -1,3 +1,6 @@
+import { isEmailAddress } from '@app/common/validation/email';
+import { hasUrlCredentials, isHttpUrl, normalizeHttpUrl } from '@app/common/validation/http-url';
+
 /** Outbound delivery of notifications: SMTP, vendor API bases, the SSRF switch, the key for secrets. */
 export interface NotificationsConfig {
   /** SECRETS_KEY: 32-byte AES-256-GCM key, or null to use (or create) `$DATA_DIR/secrets.key`. */
@@ -88,7 +91,7 @@ export function parseNotificationsConfig(get: Get, problems: string[]): Notifica
     }
   }
   const vapidSubject = get('VAPID_SUBJECT') ?? null;
-  if (vapidSubject !== null && !/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(vapidSubject)) {
+  if (vapidSubject !== null && !isVapidSubject(vapidSubject)) {
     problems.push('VAPID_SUBJECT must be a mailto: or https: URL');
   }
   return {
@@ -174,16 +177,23 @@ function parseBaseUrl(
   if (raw === undefined) {
     return fallback;
   }
-  try {
-    const url = new URL(raw);
-    if (url.protocol === 'http:' || url.protocol === 'https:') {
-      return raw.replace(/\/+$/, '');
-    }
-  } catch {
-    // reported below
+  const href = normalizeHttpUrl(raw);
+  if (href === null) {
+    problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+    return fallback;
   }
-  problems.push(`${name} must be an http(s) URL (got "${raw}")`);
-  return fallback;
+  if (hasUrlCredentials(href)) {
+    problems.push(`${name} must not carry a user name or password`);
+    return fallback;
+  }
+  return href.replace(/\/+$/, '');
+}
+
+/** `mailto:` and an email address, or an https URL: whom a push service may contact. */
+function isVapidSubject(value: string): boolean {
+  return value.startsWith('mailto:')
+    ? isEmailAddress(value.slice('mailto:'.length))
+    : value.startsWith('https://') && isHttpUrl(value);
 }
 
 /** A template name as Meta allows them (lowercase, digits, underscores) and a language code. */

@@ -1,3 +1,5 @@
+import { hasUrlCredentials, normalizeHttpUrl } from '@app/common/validation/http-url';
+
 /** Where stored files (static sites, QR images, uploads) live. */
 export const STORAGE_DRIVERS = ['local', 's3'] as const;
 export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
@@ -87,18 +89,13 @@ function parseHttpUrl(raw: string | undefined, name: string, problems: string[])
   if (raw === undefined) {
     return null;
   }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
+  const href = normalizeHttpUrl(raw);
+  if (href === null) {
     problems.push(`${name} must be an http(s) URL (got "${raw}")`);
     return null;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    problems.push(`${name} must be an http(s) URL (got "${raw}")`);
-    return null;
-  }
-  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+  const url = new URL(href);
+  if (url.search !== '' || url.hash !== '' || hasUrlCredentials(href)) {
     problems.push(`${name} must not carry credentials, a query or a fragment (got "${raw}")`);
     return null;
   }
