@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isEmail } from 'class-validator';
-import { AppError, Clock, isValidTimeZone, NotFoundError } from '@app/common';
+import { AppError, Clock, isEmailAddress, isValidTimeZone, NotFoundError } from '@app/common';
 import { UserEntity, UsersRepository } from '@app/database';
 import { generateApiKey } from './api-key';
 
@@ -31,7 +30,7 @@ export class UsersService {
     const name = (input.name ?? email.split('@')[0]).trim();
     const timezone = input.timezone ?? 'UTC';
     const problems = [
-      ...(isEmail(email) && email.length <= 254
+      ...(isEmailAddress(email)
         ? []
         : [{ title: 'email must be a valid email address.', field: 'email' }]),
       ...(name.length >= 1 && name.length <= 64

@@ -176,8 +176,15 @@ describe(loadConfig.name, () => {
     [
       'APP_URL',
       'ftp://x',
-      'APP_URL must be an http(s) URL without a query or fragment (got "ftp://x")',
+      'APP_URL must be an absolute http(s) URL such as https://links.example.com (got "ftp://x")',
     ],
+    ['APP_URL', 'https://me:secret@x.com', 'APP_URL must not carry a user name or password'],
+    [
+      'APP_URL',
+      'https://x.com/\tpath',
+      'APP_URL must be an absolute http(s) URL such as https://links.example.com (got "https://x.com/\tpath")',
+    ],
+    ['ADMIN_EMAIL', 'admin@@x.com', 'ADMIN_EMAIL must be an email address (got "admin@@x.com")'],
     [
       'APP_URL',
       'https://x.com/?a=1',

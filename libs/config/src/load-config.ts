@@ -1,15 +1,10 @@
-import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
-import {
-  AppConfig,
-  DatabaseConfig,
-  LOG_LEVELS,
-  LogLevel,
-  VISIT_WRITER_MODES,
-  WORKER_MODES,
-} from './app-config';
-import { parseNotificationsConfig } from './notifications-config';
-import { parseStorageConfig } from './storage-config';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import type { AppConfig, DatabaseConfig } from './app-config';
+import { EnvDto, listOf, parseFlag } from './env.dto';
+import { decodeSecretsKey, type NotificationsConfig } from './notifications-config';
+import type { StorageConfig } from './storage-config';
 
 /** Thrown when the environment holds a bad value; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -21,324 +16,151 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const MIB = 1024 * 1024;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The variables `EnvDto` declares. */
+const DECLARED = Object.keys(new EnvDto());
 
 /**
- * Reads and validates the environment. Every variable is optional; an unset or empty variable takes
- * its default. All problems are collected so that one failed boot names all of them.
+ * Reads and validates the environment against its declaration (`EnvDto`), once. Every variable
+ * is optional; an unset or blank variable takes its default. Every problem is collected, one line
+ * per variable, so that one failed boot names all of them.
  */
 export function loadConfig(env: Env = process.env): AppConfig {
-  const problems: string[] = [];
-  const get = (name: string): string | undefined => {
+  return toAppConfig(readEnv(env));
+}
+
+/** The environment as an `EnvDto`: declared variables only, trimmed, blank ones left unset. */
+export function readEnv(env: Env): EnvDto {
+  const set: Record<string, string> = {};
+  for (const name of DECLARED) {
     const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-
-  const port = parseInteger(get('PORT'), 'PORT', 3000, 1, 65535, problems);
-  const host = get('HOST') ?? '0.0.0.0';
-  const appUrl = parseAppUrl(get('APP_URL'), `http://localhost:${port}`, problems);
-  const dataDir = resolve(get('DATA_DIR') ?? './data');
-  const database = parseDatabase(get('DATABASE_URL'), dataDir, problems);
-  const redisUrl = parseRedisUrl(get('REDIS_URL'), problems);
-  const apiRateLimit = parseInteger(
-    get('API_RATE_LIMIT'),
-    'API_RATE_LIMIT',
-    600,
-    1,
-    1_000_000,
-    problems,
-  );
-  const logLevel = parseLogLevel(get('LOG_LEVEL'), problems);
-  const adminEmail = (get('ADMIN_EMAIL') ?? 'admin@linkdock.local').toLowerCase();
-  if (!EMAIL.test(adminEmail)) {
-    problems.push(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
+    if (value !== undefined && value !== '') {
+      set[name] = value;
+    }
   }
-  const dnsServers = parseDnsServers(get('DNS_SERVERS'), problems);
-
-  const trustedProxies = parseTrustedProxies(get('TRUSTED_PROXIES'), problems);
-  const linkCacheSize = parseInteger(
-    get('LINK_CACHE_SIZE'),
-    'LINK_CACHE_SIZE',
-    100_000,
-    100,
-    10_000_000,
-    problems,
+  const dto = plainToInstance(EnvDto, set);
+  const problems = validateSync(dto, { stopAtFirstError: true }).flatMap((error) =>
+    Object.values(error.constraints ?? {}),
   );
-
-  const retention = parseInteger(
-    get('VISITS_RETENTION_DAYS'),
-    'VISITS_RETENTION_DAYS',
-    0,
-    0,
-    36_500,
-    problems,
-  );
-  const visitsRetentionDays = retention === 0 ? null : retention;
-
-  const logRetention = parseInteger(
-    get('ACCOUNT_LOGS_RETENTION_DAYS'),
-    'ACCOUNT_LOGS_RETENTION_DAYS',
-    90,
-    0,
-    36_500,
-    problems,
-  );
-
-  const eventsLeaseSeconds = parseInteger(
-    get('EVENTS_LEASE_SECONDS'),
-    'EVENTS_LEASE_SECONDS',
-    120,
-    2,
-    3_600,
-    problems,
-  );
-
-  const rawWorker = get('WORKER');
-  const worker = WORKER_MODES.find((m) => m === (rawWorker ?? 'internal').toLowerCase());
-  if (worker === undefined) {
-    problems.push(`WORKER must be one of ${WORKER_MODES.join(', ')} (got "${rawWorker}")`);
-  }
-  const rawVisitWriter = get('VISIT_WRITER');
-  const visitWriter = VISIT_WRITER_MODES.find(
-    (m) => m === (rawVisitWriter ?? 'thread').toLowerCase(),
-  );
-  if (visitWriter === undefined) {
-    problems.push(
-      `VISIT_WRITER must be one of ${VISIT_WRITER_MODES.join(', ')} (got "${rawVisitWriter}")`,
-    );
-  }
-
-  const notifications = parseNotificationsConfig(get, problems);
-  const storage = parseStorageConfig(get, problems);
-  const metricsToken = get('METRICS_TOKEN') ?? null;
-  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
-    problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces');
-  }
-  const rawMetricsPort = get('METRICS_PORT');
-  const metricsPort =
-    rawMetricsPort === undefined
-      ? null
-      : parseInteger(rawMetricsPort, 'METRICS_PORT', 0, 1, 65535, problems);
-  if (metricsPort !== null && metricsPort === port) {
-    problems.push(`METRICS_PORT must differ from PORT (both ${port})`);
-  }
-  const rawDefaultPlan = get('DEFAULT_PLAN_ID');
-  const billing = {
-    defaultPlanId:
-      rawDefaultPlan === undefined
-        ? null
-        : parseInteger(rawDefaultPlan, 'DEFAULT_PLAN_ID', 0, 1, 2_147_483_647, problems),
-    stripeWebhookSecret: get('STRIPE_WEBHOOK_SECRET') ?? null,
-    paddleWebhookSecret: get('PADDLE_WEBHOOK_SECRET') ?? null,
-    lemonSqueezyWebhookSecret: get('LEMONSQUEEZY_WEBHOOK_SECRET') ?? null,
-  };
-  const staticSites = {
-    maxUploadBytes: parseInteger(
-      get('STATIC_MAX_UPLOAD_BYTES'),
-      'STATIC_MAX_UPLOAD_BYTES',
-      20 * MIB,
-      1024,
-      1024 * MIB,
-      problems,
-    ),
-    maxBytes: parseInteger(
-      get('STATIC_MAX_BYTES'),
-      'STATIC_MAX_BYTES',
-      50 * MIB,
-      1024,
-      4096 * MIB,
-      problems,
-    ),
-    maxFiles: parseInteger(get('STATIC_MAX_FILES'), 'STATIC_MAX_FILES', 1000, 1, 100_000, problems),
-  };
-
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
+  return dto;
+}
+
+/** The shape the rest of the code reads. */
+function toAppConfig(env: EnvDto): AppConfig {
+  const dataDir = resolve(env.DATA_DIR);
   return {
-    port,
-    host,
-    appUrl,
-    database,
+    port: env.PORT,
+    host: env.HOST,
+    appUrl: env.APP_URL === undefined ? `http://localhost:${env.PORT}` : appUrlOf(env.APP_URL),
+    database: databaseOf(env.DATABASE_URL, dataDir),
     dataDir,
-    redisUrl,
-    apiRateLimit,
-    logLevel,
-    adminEmail,
-    trustedProxies,
-    visitsRetentionDays,
-    linkCacheSize,
-    dnsServers,
-    notifications,
-    staticSites,
-    storage,
-    metrics: { token: metricsToken, port: metricsPort },
-    worker: worker ?? 'internal',
-    visitWriter: visitWriter ?? 'thread',
-    eventsLeaseMs: eventsLeaseSeconds * 1000,
-    accountLogsRetentionDays: logRetention === 0 ? null : logRetention,
-    billing,
+    redisUrl: env.REDIS_URL ?? null,
+    apiRateLimit: env.API_RATE_LIMIT,
+    logLevel: env.LOG_LEVEL,
+    adminEmail: env.ADMIN_EMAIL,
+    trustedProxies: env.TRUSTED_PROXIES === undefined ? [] : listOf(env.TRUSTED_PROXIES),
+    visitsRetentionDays: env.VISITS_RETENTION_DAYS === 0 ? null : env.VISITS_RETENTION_DAYS,
+    linkCacheSize: env.LINK_CACHE_SIZE,
+    dnsServers: env.DNS_SERVERS?.split(',').map((s) => s.trim()) ?? null,
+    notifications: notificationsOf(env),
+    staticSites: {
+      maxUploadBytes: env.STATIC_MAX_UPLOAD_BYTES,
+      maxBytes: env.STATIC_MAX_BYTES,
+      maxFiles: env.STATIC_MAX_FILES,
+    },
+    storage: storageOf(env),
+    metrics: { token: env.METRICS_TOKEN ?? null, port: env.METRICS_PORT ?? null },
+    worker: env.WORKER,
+    visitWriter: env.VISIT_WRITER,
+    eventsLeaseMs: env.EVENTS_LEASE_SECONDS * 1000,
+    accountLogsRetentionDays:
+      env.ACCOUNT_LOGS_RETENTION_DAYS === 0 ? null : env.ACCOUNT_LOGS_RETENTION_DAYS,
+    billing: {
+      defaultPlanId: env.DEFAULT_PLAN_ID ?? null,
+      stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+      paddleWebhookSecret: env.PADDLE_WEBHOOK_SECRET ?? null,
+      lemonSqueezyWebhookSecret: env.LEMONSQUEEZY_WEBHOOK_SECRET ?? null,
+    },
   };
 }
 
-function parseInteger(
-  raw: string | undefined,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  problems: string[],
-): number {
-  if (raw === undefined) {
-    return fallback;
-  }
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) {
-    problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-    return fallback;
-  }
-  return value;
-}
-
-function parseAppUrl(raw: string | undefined, fallback: string, problems: string[]): string {
-  if (raw === undefined) {
-    return fallback;
-  }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    problems.push(
-      `APP_URL must be an absolute http(s) URL such as https://links.example.com (got "${raw}")`,
-    );
-    return fallback;
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    problems.push(`APP_URL must be an http(s) URL without a query or fragment (got "${raw}")`);
-    return fallback;
-  }
+/** Origin and path, without trailing slashes. */
+function appUrlOf(raw: string): string {
+  const url = new URL(raw);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-function parseDatabase(
-  raw: string | undefined,
-  dataDir: string,
-  problems: string[],
-): DatabaseConfig {
+function databaseOf(raw: string | undefined, dataDir: string): DatabaseConfig {
   if (raw === undefined) {
     return { type: 'sqlite', path: join(dataDir, 'linkdock.sqlite') };
   }
-  if (/^postgres(ql)?:\/\//.test(raw)) {
-    try {
-      new URL(raw);
-      return { type: 'postgres', url: raw };
-    } catch {
-      problems.push('DATABASE_URL is not a valid postgres:// URL');
-      return { type: 'sqlite', path: '' };
-    }
+  if (!raw.startsWith('sqlite:')) {
+    return { type: 'postgres', url: raw };
   }
-  if (raw.startsWith('sqlite:')) {
-    const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
-    if (path === '') {
-      problems.push('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/linkdock.sqlite');
-    }
-    return { type: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(path) };
-  }
-  problems.push(
-    'DATABASE_URL must start with postgres://, postgresql:// or sqlite: (leave it unset for SQLite in DATA_DIR)',
-  );
-  return { type: 'sqlite', path: '' };
+  const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+  return { type: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(path) };
 }
 
-function parseRedisUrl(raw: string | undefined, problems: string[]): string | null {
-  if (raw === undefined) {
-    return null;
-  }
-  if (!/^rediss?:\/\//.test(raw)) {
-    problems.push('REDIS_URL must start with redis:// or rediss://');
-    return null;
-  }
-  try {
-    new URL(raw);
-  } catch {
-    problems.push('REDIS_URL is not a valid URL');
-    return null;
-  }
-  return raw;
+function notificationsOf(env: EnvDto): NotificationsConfig {
+  const twilio = env.TWILIO_ACCOUNT_SID !== undefined;
+  const whatsapp = env.WHATSAPP_TOKEN !== undefined;
+  return {
+    secretsKey: env.SECRETS_KEY === undefined ? null : decodeSecretsKey(env.SECRETS_KEY),
+    vapidKeys:
+      env.VAPID_PUBLIC_KEY !== undefined && env.VAPID_PRIVATE_KEY !== undefined
+        ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+        : null,
+    vapidSubject: env.VAPID_SUBJECT ?? null,
+    allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS === '1',
+    timeoutMs: env.NOTIFY_TIMEOUT_MS,
+    smtpUrl: env.SMTP_URL ?? null,
+    smtpFrom: env.SMTP_FROM,
+    telegramApiUrl: env.TELEGRAM_API_URL,
+    xApiUrl: env.X_API_URL,
+    vendorBaseUrl: env.NOTIFY_VENDOR_BASE_URL ?? null,
+    twilio: twilio
+      ? {
+          apiUrl: env.TWILIO_API_URL,
+          accountSid: env.TWILIO_ACCOUNT_SID as string,
+          authToken: env.TWILIO_AUTH_TOKEN as string,
+          from: env.TWILIO_FROM as string,
+        }
+      : null,
+    whatsapp: whatsapp
+      ? {
+          apiUrl: env.WHATSAPP_API_URL,
+          token: env.WHATSAPP_TOKEN as string,
+          phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID as string,
+          template:
+            env.WHATSAPP_TEMPLATE === undefined
+              ? null
+              : { name: env.WHATSAPP_TEMPLATE, language: env.WHATSAPP_TEMPLATE_LANGUAGE },
+        }
+      : null,
+  };
 }
 
-function parseLogLevel(raw: string | undefined, problems: string[]): LogLevel {
-  if (raw === undefined) {
-    return 'info';
+function storageOf(env: EnvDto): StorageConfig {
+  const publicUrl = env.STORAGE_PUBLIC_URL ?? null;
+  if (env.STORAGE_DRIVER !== 's3' && env.S3_BUCKET === undefined) {
+    return { driver: env.STORAGE_DRIVER, s3: null, publicUrl };
   }
-  const level = LOG_LEVELS.find((l) => l === raw.toLowerCase());
-  if (level === undefined) {
-    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
-    return 'info';
-  }
-  return level;
-}
-
-/** A comma-separated list of IP addresses and CIDR ranges (IPv4 or IPv6). */
-function parseTrustedProxies(raw: string | undefined, problems: string[]): string[] {
-  if (raw === undefined) {
-    return [];
-  }
-  const entries = raw
-    .split(',')
-    .map((e) => e.trim())
-    .filter((e) => e !== '');
-  for (const entry of entries) {
-    const [address, prefix, extra] = entry.split('/');
-    const family = isIP(address ?? '');
-    const maxPrefix = family === 4 ? 32 : 128;
-    const prefixOk =
-      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
-    if (family === 0 || !prefixOk || extra !== undefined) {
-      problems.push(
-        `TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated (bad entry "${entry}")`,
-      );
-    }
-  }
-  return entries;
-}
-
-/** `ip`, `ip:port`, `[ipv6]` or `[ipv6]:port`, comma-separated: what node's Resolver.setServers takes. */
-function parseDnsServers(raw: string | undefined, problems: string[]): string[] | null {
-  if (raw === undefined) {
-    return null;
-  }
-  const servers = raw.split(',').map((s) => s.trim());
-  const bad = servers.filter((server) => !isDnsServer(server));
-  if (bad.length > 0) {
-    problems.push(
-      `DNS_SERVERS must be a comma-separated list of IP addresses, each optionally with a port, such as 1.1.1.1,127.0.0.1:5353,[2606:4700:4700::1111]:53 (got "${raw}")`,
-    );
-    return null;
-  }
-  return servers;
-}
-
-function isDnsServer(server: string): boolean {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(server);
-  const plain = /^([^:]+)(?::(\d+))?$/.exec(server);
-  let address: string;
-  let port: string | undefined;
-  if (bracketed) {
-    [, address, port] = bracketed;
-    if (isIP(address) !== 6) {
-      return false;
-    }
-  } else if (plain) {
-    [, address, port] = plain;
-    if (isIP(address) !== 4) {
-      return false;
-    }
-  } else {
-    return isIP(server) === 6;
-  }
-  return (
-    port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)
-  );
+  const endpoint = env.S3_ENDPOINT ?? null;
+  const credentials =
+    env.S3_ACCESS_KEY_ID !== undefined && env.S3_SECRET_ACCESS_KEY !== undefined
+      ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+      : null;
+  return {
+    driver: env.STORAGE_DRIVER,
+    s3: {
+      bucket: env.S3_BUCKET ?? '',
+      region: env.S3_REGION,
+      endpoint,
+      forcePathStyle: parseFlag(env.S3_FORCE_PATH_STYLE) ?? endpoint !== null,
+      credentials,
+    },
+    publicUrl,
+  };
 }

@@ -81,6 +81,13 @@ describe('notifications configuration', () => {
     [{ WHATSAPP_TOKEN: 'x' }, 'WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID must be set together'],
     [{ VAPID_PUBLIC_KEY: 'abc' }, 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together'],
     [{ VAPID_SUBJECT: 'ops@example.com' }, 'VAPID_SUBJECT must be a mailto: or https: URL'],
+    [{ VAPID_SUBJECT: 'mailto:ops@@example.com' }, 'VAPID_SUBJECT must be a mailto: or https: URL'],
+    [{ VAPID_SUBJECT: 'https://u:p@example.com' }, 'VAPID_SUBJECT must be a mailto: or https: URL'],
+    [
+      { X_API_URL: 'https://u:p@api.example.com' },
+      'X_API_URL must not carry a user name or password',
+    ],
+    [{ TWILIO_API_URL: 'https://api.twi\tlio.com' }, 'TWILIO_API_URL must be an http(s) URL'],
     [
       { WHATSAPP_TOKEN: 'x', WHATSAPP_PHONE_NUMBER_ID: '1', WHATSAPP_TEMPLATE: 'Bad Name' },
       'WHATSAPP_TEMPLATE must be a template name (lowercase letters, digits, _)',

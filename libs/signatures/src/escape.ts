@@ -1,4 +1,4 @@
-import { normalizeHttpUrl } from '@app/common';
+import { isEmailAddress, normalizeHttpUrl } from '@app/common';
 
 /**
  * The URL if it is an absolute http(s) address, else null. Everything rendered as an href or src
@@ -18,8 +18,6 @@ export function telHref(phone: string): string | null {
   return /^\+?\d{3,20}$/.test(digits) ? `tel:${digits}` : null;
 }
 
-const EMAIL = /^[^\s@<>"'`()\\,;:]+@[^\s@<>"'`()\\,;:]+\.[^\s@<>"'`()\\,;:]+$/;
-
 export function mailtoHref(email: string): string | null {
-  return EMAIL.test(email) ? `mailto:${encodeURIComponent(email).replace('%40', '@')}` : null;
+  return isEmailAddress(email) ? `mailto:${encodeURIComponent(email).replace('%40', '@')}` : null;
 }

@@ -1,10 +1,4 @@
-import {
-  hasUrlCredentials,
-  isValidTimeZone,
-  normalizeHttpUrl,
-  Problem,
-  urlCredentialsMessage,
-} from '@app/common';
+import { isValidTimeZone, Problem, readHttpUrl, urlCredentialsMessage } from '@app/common';
 import { BiolinkBlockType } from '@app/database';
 import { SOCIAL_NETWORKS } from '@app/signatures';
 
@@ -127,12 +121,13 @@ function read(field: string, rule: Kind, raw: unknown): { value?: unknown; probl
         : { value: value === '' ? null : value };
     case 'url': {
       if (value === '') return { value: null };
-      const href = normalizeHttpUrl(value);
-      if (href !== null && hasUrlCredentials(href))
-        return { problem: urlCredentialsMessage(field) };
-      return href === null || href.length > 2048
-        ? { problem: `${field} must be an http:// or https:// URL with a host.` }
-        : { value: href };
+      const url = readHttpUrl(value);
+      if (url.ok) return { value: url.href };
+      return {
+        problem: url.credentials
+          ? urlCredentialsMessage(field)
+          : `${field} must be an http:// or https:// URL with a host.`,
+      };
     }
     case 'handle':
       if (value === '') return { value: null };

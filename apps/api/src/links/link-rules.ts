@@ -1,5 +1,4 @@
-import { Problem } from '@app/common';
-import { hasUrlCredentials, normalizeHttpUrl, urlCredentialsMessage } from '@app/common';
+import { normalizeHttpUrl, Problem, readHttpUrl, urlCredentialsMessage } from '@app/common';
 import { TargetingRule, TargetingType, TARGETING_TYPES } from '@app/database';
 import { MAX_TARGETING_RULES } from './dto/create-link.dto';
 
@@ -43,22 +42,20 @@ export function parseTargeting(
   const rules: TargetingRule[] = [];
   keys.forEach((rawKey, i) => {
     const key = normaliseTargetingKey(type, rawKey.trim());
-    const value = normalizeHttpUrl(values[i] ?? '');
+    const value = readHttpUrl(values[i] ?? '');
     if (key === null) {
       problems.push({ title: `${keyField}[${i}]: ${describeKey(type)}.`, field: keyField });
     }
-    const credentials = value !== null && hasUrlCredentials(value);
-    const valueOk = value !== null && value.length <= 2048 && !credentials;
-    if (credentials) {
-      problems.push({ title: urlCredentialsMessage(`${valueField}[${i}]`), field: valueField });
-    } else if (!valueOk) {
+    if (!value.ok) {
       problems.push({
-        title: `${valueField}[${i}] must be an http:// or https:// URL with a host.`,
+        title: value.credentials
+          ? urlCredentialsMessage(`${valueField}[${i}]`)
+          : `${valueField}[${i}] must be an http:// or https:// URL with a host.`,
         field: valueField,
       });
     }
-    if (key !== null && value !== null && valueOk) {
-      rules.push({ key, value });
+    if (key !== null && value.ok) {
+      rules.push({ key, value: value.href });
     }
   });
   return { rules, problems };
@@ -126,13 +123,12 @@ export interface ChatTarget {
 
 /** Reads a wa.me or api.whatsapp.com/send address back into number and message. */
 export function parseWhatsappUrl(value: string): ChatTarget | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  const href = normalizeHttpUrl(value);
+  if (href === null) {
     return null;
   }
-  if (url.protocol !== 'https:') {
+  const url = new URL(href);
+  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') {
     return null;
   }
   let phone: string | null = null;

@@ -1,48 +1,34 @@
-import { normalizeHttpUrl, Problem } from '@app/common';
+import { isEmailAddress, isHttpUrl, normalizeHttpUrl, Problem } from '@app/common';
 import { HANDLER_FIELDS, HandlerSettings, HandlerType, newWebhookSecret } from '@app/notifications';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
-const EMAIL = /^[^\s@<>"'`(),;:\\]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
 const X_KEY = /^[A-Za-z0-9_-]{10,200}$/;
 
 type Check = { test: (value: string) => boolean; message: string };
 
+/** An https URL (by the one URL rule, `isHttpUrl`) on the default port of one of `hosts`. */
 function httpsUrlOn(hosts: (host: string) => boolean, path: RegExp): (value: string) => boolean {
   return (value) => {
-    try {
-      const url = new URL(value);
-      return (
-        url.protocol === 'https:' &&
-        !url.username &&
-        !url.password &&
-        url.port === '' &&
-        hosts(url.hostname) &&
-        path.test(`${url.pathname}${url.search}`)
-      );
-    } catch {
+    if (!isHttpUrl(value)) {
       return false;
     }
-  };
-}
-
-function httpUrl(value: string): boolean {
-  try {
     const url = new URL(value);
     return (
-      (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password
+      url.protocol === 'https:' &&
+      url.port === '' &&
+      hosts(url.hostname) &&
+      path.test(`${url.pathname}${url.search}`)
     );
-  } catch {
-    return false;
-  }
+  };
 }
 
 /** The format of each per-kind field. */
 export const FIELD_CHECKS: Record<string, Check> = {
   email: {
-    test: (v) => EMAIL.test(v) && v.length <= 320,
+    test: isEmailAddress,
     message: 'email must be an email address.',
   },
-  webhook: { test: httpUrl, message: 'webhook must be an http(s) URL.' },
+  webhook: { test: isHttpUrl, message: 'webhook must be an http(s) URL.' },
   webhook_secret: {
     test: (v) => /^[\x21-\x7e]{16,128}$/.test(v),
     message: 'webhook_secret must be 16 to 128 printable characters without spaces.',

@@ -4,10 +4,11 @@ import {
   AppError,
   Clock,
   ListQuery,
-  normalizeHttpUrl,
   NotFoundError,
   Paginated,
   Problem,
+  readHttpUrl,
+  urlCredentialsMessage,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PushSubscriberEntity, PushSubscribersRepository } from '@app/database';
@@ -44,12 +45,17 @@ export class PushSubscribersService {
   /** The same browser subscribing again (same endpoint) updates its keys: one subscriber per browser. */
   async create(actor: Actor, dto: CreatePushSubscriberDto): Promise<{ id: number }> {
     const problems: Problem[] = [];
-    const endpoint = normalizeHttpUrl(dto.endpoint);
+    // The stored form within the column's 1024 characters (percent-encoding can lengthen it).
+    const url = readHttpUrl(dto.endpoint, 1024);
+    const endpoint = url.ok ? url.href : null;
     // Push services are https; plain http only where private targets are allowed (local tests).
     const plainAllowed = this.config.notifications.allowPrivateWebhooks;
     if (endpoint === null || !(endpoint.startsWith('https://') || plainAllowed)) {
       problems.push({
-        title: 'endpoint must be an https URL of a push service.',
+        title:
+          !url.ok && url.credentials
+            ? urlCredentialsMessage('endpoint')
+            : 'endpoint must be an https URL of a push service.',
         field: 'endpoint',
       });
     }

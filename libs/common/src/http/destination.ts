@@ -1,4 +1,4 @@
-import { normalizeHttpUrl } from '../validation/form-decorators';
+import { normalizeHttpUrl } from '../validation/http-url';
 
 /*
  * Redirect destinations. The parts a URL parser finds in a destination are located the way the

@@ -5,15 +5,13 @@ import {
   IntRange,
   IsFormBoolean,
   IsHexColor,
-  IsHttpUrl,
-  isHttpUrl,
-  normalizeHttpUrl,
   OptionalText,
   OptionalTextList,
   Required,
   toFormList,
   Trim,
 } from './form-decorators';
+import { IsHttpUrl, isHttpUrl, normalizeHttpUrl } from './http-url';
 import { createValidationPipe } from './validation.pipe';
 
 class FlagDto {

@@ -2,7 +2,6 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
-  IsEmail,
   IsIn,
   IsOptional,
   IsString,
@@ -13,7 +12,9 @@ import {
   ValidationArguments,
 } from 'class-validator';
 import {
+  EMAIL_MAX_LENGTH,
   IntRange,
+  IsEmailAddress,
   IsFormBoolean,
   IsHexColor,
   isHttpUrl,
@@ -162,8 +163,10 @@ export function decorateSettingsFields(target: object): void {
       IsOptional(),
       Trim(),
       unlessEmpty(),
-      MaxLength(320, { message: msg('must be at most 320 characters') }),
-      IsEmail({}, { message: msg('must be an email address') }),
+      MaxLength(EMAIL_MAX_LENGTH, {
+        message: msg(`must be at most ${EMAIL_MAX_LENGTH} characters`),
+      }),
+      IsEmailAddress({ message: msg('must be an email address') }),
       IsString({ message: msg('must be text') }),
     ),
   );

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsString, MaxLength } from 'class-validator';
-import { IntRange, Required } from '@app/common';
+import { IsString, MaxLength } from 'class-validator';
+import { EMAIL_MAX_LENGTH, IntRange, IsEmailAddress, Required } from '@app/common';
 import type { AccessFlags } from '@app/database';
 import { IsAccessInput } from './access-input';
 
@@ -21,8 +21,8 @@ export class CreateTeamMemberDto {
   )
   @Required()
   @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'user_email must be a valid email address' })
+  @MaxLength(EMAIL_MAX_LENGTH)
+  @IsEmailAddress({ message: 'user_email must be a valid email address' })
   user_email!: string;
 
   @IsAccessInput()

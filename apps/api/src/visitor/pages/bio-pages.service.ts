@@ -2,7 +2,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { buildTrustedProxies, clientIp, Clock, parseId, type TrustedProxies } from '@app/common';
+import {
+  buildTrustedProxies,
+  clientIp,
+  Clock,
+  isEmailAddress,
+  parseId,
+  type TrustedProxies,
+} from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   BiolinkBlocksRepository,
@@ -32,7 +39,6 @@ const RENDER_REUSE_MS = 15 * 60_000;
 export const SLOTS_REUSE_MS = 30_000;
 /** Posts a visitor (by address) may send to one form a minute. */
 export const FORM_POSTS_PER_MINUTE = 10;
-const EMAIL = /^[^\s@<>"'`(),;:\\]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
 const TAKEN = 'Someone has just booked that time. Please choose another.';
 const BLOCK_REST = /^\/b\/([^/]+)$/;
 /** `?slots_from=`: an instant in milliseconds (what a slot's value and "Later times" carry). */
@@ -325,7 +331,7 @@ export class BioPages {
         continue;
       }
       if (f.kind === 'email') {
-        if (value.length > 320 || !EMAIL.test(value)) {
+        if (!isEmailAddress(value)) {
           errors[f.name] = 'Enter an email address like name@example.com.';
         }
         record[f.name] = value;
