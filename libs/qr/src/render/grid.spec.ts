@@ -185,7 +185,7 @@ describe('readability grid', () => {
   const offset = new Date().getUTCDate() % FULL_EVERY;
   const withCopies = (index: number): boolean => full || index % FULL_EVERY === offset;
 
-  it(`reads back every cell with zxing-wasm and jsQR, straight and (${full ? 'every cell' : `every ${FULL_EVERY}th cell`}) in every copy`, async () => {
+  it(`reads back every cell with zxing-wasm, jsQR and ZBar, straight and (${full ? 'every cell' : `every ${FULL_EVERY}th cell`}) in every copy`, async () => {
     const failures: string[] = [];
     const checked = new Set<string>();
     for (const [index, cell] of cells.entries()) {
@@ -202,8 +202,11 @@ describe('readability grid', () => {
         `frame=${o.frame?.name ?? 'none'}`;
       if (withCopies(index)) checked.add(label);
       const missed = checks
-        .filter((c) => !c.zxing || !c.jsqr)
-        .map((c) => `${c.copy}${c.zxing ? '' : ' zxing'}${c.jsqr ? '' : ' jsqr'}`);
+        .filter((c) => !c.zxing || !c.jsqr || !c.zbar)
+        .map(
+          (c) =>
+            `${c.copy}${c.zxing ? '' : ' zxing'}${c.jsqr ? '' : ' jsqr'}${c.zbar ? '' : ' zbar'}`,
+        );
       if (missed.length > 0) {
         failures.push(`${label}: ${missed.join(', ')}`);
       }
