@@ -2,8 +2,8 @@ import type * as ZBarWasm from '@undecaf/zbar-wasm' with { 'resolution-mode': 'i
 
 // The package's types are declared for its ES module; its CommonJS build (dist/main.cjs) is the
 // same API, which this CommonJS code requires.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { scanRGBABuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('@undecaf/zbar-wasm') as typeof ZBarWasm;
 type ZBarScanner = ZBarWasm.ZBarScanner;
 
@@ -36,7 +36,7 @@ export async function zbarRead(img: {
   const buffer =
     data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
       ? (data.buffer as ArrayBuffer)
-      : (data.slice().buffer as ArrayBuffer);
+      : data.slice().buffer;
   const found = await scanRGBABuffer(buffer, width, height, await qrScanner());
   const qr = found.find((s) => s.type === ZBarSymbolType.ZBAR_QRCODE);
   return qr ? qr.decode() : null;
