@@ -1,8 +1,8 @@
-import { decodeAll, isReadable, readabilityChecks, VARIANTS } from './readability';
+import { decodeAll, isReadable, readabilityChecks, readStraight, VARIANTS } from './readability';
 import { prepareRasterImages } from './render/images';
 import { layout } from './render/layout';
 import { RenderOptions } from './render/options';
-import { drawPixels, plainOptions } from './render/plain-options';
+import { drawPixels, plainOptions, trueCircleEyes } from './render/plain-options';
 import { rasterize } from './render/raster';
 
 const BASE: RenderOptions = plainOptions({
@@ -59,5 +59,23 @@ describe('decodeAll', () => {
     expect(checks[0]).toEqual({ copy: 'straight', zxing: true, jsqr: true, zbar: true });
     expect(checks.filter((c) => !c.zxing || !c.jsqr || !c.zbar).map((c) => c.copy)).not.toEqual([]);
     expect(await isReadable(img, options.data, modulePixels)).toBe(false);
+  });
+
+  it('calls a code ZBar cannot read unreadable though zxing-wasm and jsQR read it', async () => {
+    // True circle rings (the circle eye before issue 36): ZBar places the grid by the finders'
+    // straight edges and misses the image as drawn (it reads it reduced to 4 px a module).
+    const options = plainOptions({ data: 'https://linkdock.test/r/abc123', size: 1000 });
+    const circle = { ...options, outerEyeStyle: 'circle', innerEyeStyle: 'dot' } as const;
+    const { img, modulePixels } = await trueCircleEyes(circle);
+    expect(await readStraight(img, options.data, modulePixels)).toEqual({
+      copy: 'straight',
+      zxing: true,
+      jsqr: true,
+      zbar: false,
+    });
+    expect(await isReadable(img, options.data, modulePixels)).toBe(false);
+    // The squircle the circle eye is now drawn as reads on all three, in every copy.
+    const now = await drawPixels(circle);
+    expect(await isReadable(now.img, options.data, now.modulePixels)).toBe(true);
   });
 });

@@ -7,22 +7,19 @@ const { scanRGBABuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } =
   require('@undecaf/zbar-wasm') as typeof ZBarWasm;
 type ZBarScanner = ZBarWasm.ZBarScanner;
 
-let scanner: Promise<ZBarScanner> | null = null;
-
 /**
  * ZBar (the C library inside many Android and Linux scanners and point-of-sale readers), built to
- * WebAssembly by @undecaf/zbar-wasm, whose Node build loads zbar.wasm from its own package. One
- * scanner per thread, set to QR codes alone: ZBar otherwise also looks for a dozen linear
- * symbologies in every image.
+ * WebAssembly by @undecaf/zbar-wasm, whose Node build loads zbar.wasm from its own package. A new
+ * scanner for each image: one scanner kept across images answered differently for the same image
+ * depending on what it had scanned before (true circle eyes at 500–1000 px read or not by turns);
+ * a new one answers the same every time. Set to QR codes alone: ZBar otherwise also looks for a
+ * dozen linear symbologies in every image.
  */
-function qrScanner(): Promise<ZBarScanner> {
-  scanner ??= (async () => {
-    const s = await ZBarScanner.create();
-    s.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
-    s.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_ENABLE, 1);
-    return s;
-  })();
-  return scanner;
+async function qrScanner(): Promise<ZBarScanner> {
+  const s = await ZBarScanner.create();
+  s.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
+  s.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_ENABLE, 1);
+  return s;
 }
 
 /** The text of the first QR code ZBar finds in the RGBA pixels, or null. */
@@ -37,7 +34,12 @@ export async function zbarRead(img: {
     data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
       ? (data.buffer as ArrayBuffer)
       : data.slice().buffer;
-  const found = await scanRGBABuffer(buffer, width, height, await qrScanner());
-  const qr = found.find((s) => s.type === ZBarSymbolType.ZBAR_QRCODE);
-  return qr ? qr.decode() : null;
+  const scanner = await qrScanner();
+  try {
+    const found = await scanRGBABuffer(buffer, width, height, scanner);
+    const qr = found.find((sym) => sym.type === ZBarSymbolType.ZBAR_QRCODE);
+    return qr ? qr.decode() : null;
+  } finally {
+    scanner.destroy();
+  }
 }
