@@ -12,9 +12,9 @@ const { plainOptions } = require(
 const out = join(__dirname, '..', 'test', 'artifacts', 'qr');
 const base = plainOptions({ data: 'https://linkdock.example/menu?table=12', size: 300 });
 const gradient = (style) => ({ type: 'gradient', style, one: '#000000', two: '#1d3557' });
-const frame = (name, font) => ({
+const frame = (name, font, text = 'Scan me') => ({
   name,
-  text: 'Scan me',
+  text,
   textSize: 0,
   font,
   color: '#1d3557',
@@ -71,6 +71,23 @@ async function main() {
       outerEyeStyle: 'leaf',
       foreground: gradient('horizontal'),
       frame: frame('straight_simple_bottom_text', 'courier'),
+    },
+    // Frame text in scripts that need shaping (HarfBuzz after the bidi algorithm).
+    'text-hebrew-arial': { size: 500, frame: frame('round_bottom_text', 'arial', 'סרוק אותי') },
+    'text-arabic-arial': { size: 500, frame: frame('round_bottom_text', 'arial', 'امسح الرمز') },
+    'text-arabic-verdana': {
+      size: 500,
+      frame: frame('straight_bottom_text', 'verdana', 'امسح الرمز'),
+    },
+    'text-devanagari-sora': {
+      size: 500,
+      frame: frame('round_bottom_text', 'sora', 'स्कैन करें हिन्दी'),
+    },
+    'text-thai-tahoma': { size: 500, frame: frame('straight_bottom_text', 'tahoma', 'สแกนเลย') },
+    'text-mixed-arial': {
+      size: 500,
+      outerEyeStyle: 'circle',
+      frame: frame('straight_simple_bottom_text', 'arial', 'Scan Ŝ̈ סרוק 123!'),
     },
   };
   for (const [name, overrides] of Object.entries(cases)) {

@@ -3,6 +3,7 @@ import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { RgbaImage } from './render/options';
+import { zbarRead } from './zbar';
 
 let zxingReady: Promise<unknown> | null = null;
 
@@ -19,7 +20,13 @@ function zxing(): Promise<unknown> {
 export interface DecodeResults {
   zxing: string | null;
   jsqr: string | null;
+  zbar: string | null;
 }
+
+const DECODERS = ['zxing', 'jsqr', 'zbar'] as const;
+
+/** Every decoder has an answer (a wrong string is kept, not retried). */
+const allAnswered = (r: DecodeResults): boolean => DECODERS.every((d) => r[d] !== null);
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -167,18 +174,21 @@ async function read(small: Grey, result: DecodeResults): Promise<void> {
     const found = jsQR(small.data, small.width, small.height, { inversionAttempts: 'dontInvert' });
     result.jsqr = found ? found.data : null;
   }
+  if (result.zbar === null) {
+    result.zbar = await zbarRead(small);
+  }
 }
 
 /**
- * Reads the image with two independent decoders (zxing-wasm and jsQR), each first on a copy
+ * Reads the image with three independent decoders (zxing-wasm, jsQR and ZBar), each first on a copy
  * reduced to about four pixels per module, then, if it found nothing there, to about two and a
  * half, then as rendered, then resampled to the fallback scales. A decoder's answer is the first
  * string it reads; a wrong string is kept, not retried.
  */
-export async function decodeBoth(img: RgbaImage, modulePixels = 0): Promise<DecodeResults> {
+export async function decodeAll(img: RgbaImage, modulePixels = 0): Promise<DecodeResults> {
   await zxing();
-  const result: DecodeResults = { zxing: null, jsqr: null };
-  const done = (): boolean => result.zxing !== null && result.jsqr !== null;
+  const result: DecodeResults = { zxing: null, jsqr: null, zbar: null };
+  const done = (): boolean => allAnswered(result);
   for (const k of factors(modulePixels)) {
     if (done()) {
       return result;
@@ -351,8 +361,8 @@ async function readVariant(
   modulePixels: number,
   name: Variant,
   sources: Map<number, Promise<Grey>>,
-): Promise<{ zxing: boolean; jsqr: boolean }> {
-  const result: DecodeResults = { zxing: null, jsqr: null };
+): Promise<Omit<ReadabilityCheck, 'copy'>> {
+  const result: DecodeResults = { zxing: null, jsqr: null, zbar: null };
   const scales = name === 'downscaled' ? VARIANT_SETTINGS.downscale : VARIANT_SETTINGS.scales;
   for (const scale of modulePixels > 0 ? scales : [0]) {
     // Every copy at one scale starts from the same reduced image: made once, never written to.
@@ -365,12 +375,12 @@ async function readVariant(
       await variant(name, await source, scale > 0 ? Math.min(scale, modulePixels) : 0),
       result,
     );
-    // A wrong string is kept, as in decodeBoth; a decoder that found nothing tries the next scale.
-    if (result.zxing !== null && result.jsqr !== null) {
+    // A wrong string is kept, as in decodeAll; a decoder that found nothing tries the next scale.
+    if (allAnswered(result)) {
       break;
     }
   }
-  return { zxing: result.zxing === expected, jsqr: result.jsqr === expected };
+  return matches(result, expected);
 }
 
 export interface ReadabilityCheck {
@@ -378,16 +388,28 @@ export interface ReadabilityCheck {
   copy: 'straight' | Variant;
   zxing: boolean;
   jsqr: boolean;
+  zbar: boolean;
 }
 
-/** The first check of isReadable alone: both decoders on the image as rendered. */
+function matches(r: DecodeResults, expected: string): Omit<ReadabilityCheck, 'copy'> {
+  return { zxing: r.zxing === expected, jsqr: r.jsqr === expected, zbar: r.zbar === expected };
+}
+
+const allRead = (c: ReadabilityCheck): boolean => c.zxing && c.jsqr && c.zbar;
+
+/** The first check of isReadable alone: the three decoders on the image as rendered. */
 export async function readStraight(
   img: RgbaImage,
   expected: string,
   modulePixels = 0,
 ): Promise<ReadabilityCheck> {
-  const straight = await decodeBoth(img, modulePixels);
-  return { copy: 'straight', zxing: straight.zxing === expected, jsqr: straight.jsqr === expected };
+  const found = matches(await decodeAll(img, modulePixels), expected);
+  // ZBar also reads the image as rendered: it lost true circle eyes at 500–1000 px, seen as
+  // drawn (a phone held close sees many pixels per module), while it read them reduced.
+  if (found.zbar && modulePixels > 0) {
+    found.zbar = (await zbarRead(grey(img, 1))) === expected;
+  }
+  return { copy: 'straight', ...found };
 }
 
 /**
@@ -400,14 +422,11 @@ export async function readabilityChecks(
   modulePixels = 0,
   all = false,
 ): Promise<ReadabilityCheck[]> {
-  const straight = await decodeBoth(img, modulePixels);
-  const checks: ReadabilityCheck[] = [
-    { copy: 'straight', zxing: straight.zxing === expected, jsqr: straight.jsqr === expected },
-  ];
+  const checks: ReadabilityCheck[] = [await readStraight(img, expected, modulePixels)];
   const sources = new Map<number, Promise<Grey>>();
   for (const name of VARIANTS) {
     const last = checks[checks.length - 1];
-    if (!all && !(last.zxing && last.jsqr)) {
+    if (!all && !allRead(last)) {
       break;
     }
     checks.push({ copy: name, ...(await readVariant(img, expected, modulePixels, name, sources)) });
@@ -416,8 +435,8 @@ export async function readabilityChecks(
 }
 
 /**
- * Readable means both decoders return exactly the embedded string from the image as rendered and
- * from every copy in VARIANTS.
+ * Readable means all three decoders return exactly the embedded string from the image as rendered
+ * and from every copy in VARIANTS.
  */
 export async function isReadable(
   img: RgbaImage,
@@ -425,5 +444,5 @@ export async function isReadable(
   modulePixels = 0,
 ): Promise<boolean> {
   const checks = await readabilityChecks(img, expected, modulePixels);
-  return checks.length === VARIANTS.length + 1 && checks.every((c) => c.zxing && c.jsqr);
+  return checks.length === VARIANTS.length + 1 && checks.every(allRead);
 }

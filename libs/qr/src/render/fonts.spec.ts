@@ -6,7 +6,10 @@ import { FRAME_FONTS } from './options';
 import { plainOptions } from './plain-options';
 import { rasterize } from './raster';
 
-/** Text in the scripts a frame must draw: Latin Extended, Cyrillic, Greek, CJK, Hangul, symbols. */
+/**
+ * Text in the scripts a frame must draw: Latin Extended, Cyrillic, Greek, CJK, Hangul, symbols,
+ * and the scripts that need shaping (see shaping.spec.ts for how they are drawn).
+ */
 const SAMPLES = {
   latinExtended: 'Zażółć gęślą jaźń · Øresund · Şişli · Nguyễn',
   cyrillic: 'Сканируй меня · Ґанок · Ђорђе',
@@ -15,6 +18,10 @@ const SAMPLES = {
   japanese: 'スキャンしてね',
   korean: '스캔하세요 · 메뉴 ㅋㅋ',
   symbols: '€ £ ¥ № ™ → ✓',
+  hebrew: 'סרוק אותי',
+  arabic: 'امسح الرمز',
+  devanagari: 'स्कैन करें',
+  thai: 'สแกนเลย',
 };
 
 /** Every code point from `first` to `last`, as a string. */
@@ -51,7 +58,7 @@ describe('textPath', () => {
   });
 
   it.each(FRAME_FONTS)(
-    'draws Latin Extended, Cyrillic, Greek, CJK, Hangul and symbols in %s',
+    'draws Latin Extended, Cyrillic, Greek, CJK, Hangul, symbols, Hebrew, Arabic, Devanagari and Thai in %s',
     (font) => {
       expect(
         Object.fromEntries(
@@ -68,6 +75,10 @@ describe('textPath', () => {
         japanese: [],
         korean: [],
         symbols: [],
+        hebrew: [],
+        arabic: [],
+        devanagari: [],
+        thai: [],
       });
     },
   );
@@ -121,7 +132,7 @@ describe('frame text in every font', () => {
    * Hangul) still reads on both decoders. Straight only: a font changes the frame's text, not the
    * code, and the grid checks turned and blurred copies of framed codes (in Sora).
    */
-  it.each(FRAME_FONTS)('reads on zxing-wasm and jsQR with a frame in %s', async (font) => {
+  it.each(FRAME_FONTS)('reads on zxing-wasm, jsQR and ZBar with a frame in %s', async (font) => {
     const options = plainOptions({
       size: 300,
       frame: {
@@ -136,7 +147,7 @@ describe('frame text in every font', () => {
     const scene = layout(options);
     const pixels = await rasterize(scene, options, prepareRasterImages(scene, options));
     expect(await readStraight(pixels, options.data, scene.moduleBox.w / scene.matrix.size)).toEqual(
-      { copy: 'straight', zxing: true, jsqr: true },
+      { copy: 'straight', zxing: true, jsqr: true, zbar: true },
     );
   });
 });

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { parse, type Font, type Glyph } from 'opentype.js';
+import { parse } from 'opentype.js';
 import { lru } from './cache';
 import { FrameFont } from './options';
+import { FontFace, ignorable, shapeLine } from './shaping';
 
 /**
  * Frame fonts come from @fontsource packages (SIL OFL 1.1) and load from node_modules, so text is
@@ -13,9 +14,20 @@ import { FrameFont } from './options';
  * Vietnamese; Noto Sans SC covers CJK ideographs, kana, full-width forms and many symbols; Noto
  * Sans KR covers Hangul (all 11,172 syllables and the compatibility jamo). SC goes before KR so
  * that Chinese text takes Chinese glyph forms; the 18 compatibility jamo SC also has are the same
- * Source Han Sans design in both, so a Korean word does not change style halfway.
+ * Source Han Sans design in both, so a Korean word does not change style halfway. Before them, for
+ * the scripts that need shaping, the Noto font of each script (its script's subset alone, `family/
+ * subset`): a frame font without Arabic, Hebrew, Devanagari or Thai draws them in Noto Sans
+ * Arabic, Hebrew, Devanagari or Thai, whose tables HarfBuzz shapes them with (shaping.ts).
  */
-const FALLBACK = ['noto-sans', 'noto-sans-sc', 'noto-sans-kr'];
+const FALLBACK = [
+  'noto-sans-arabic/arabic',
+  'noto-sans-hebrew/hebrew',
+  'noto-sans-devanagari/devanagari',
+  'noto-sans-thai/thai',
+  'noto-sans',
+  'noto-sans-sc',
+  'noto-sans-kr',
+];
 
 const FONT_CHAINS: Record<FrameFont, string[]> = {
   sora: ['sora', ...FALLBACK],
@@ -68,11 +80,13 @@ interface Subset {
 
 const subsetsOf = new Map<string, Subset[]>();
 
-function familySubsets(family: string): Subset[] {
-  let subsets = subsetsOf.get(family);
+/** The subset files of a chain entry: a family, or `family/subset` for one of its subsets. */
+function familySubsets(entry: string): Subset[] {
+  let subsets = subsetsOf.get(entry);
   if (subsets) {
     return subsets;
   }
+  const [family, only] = entry.split('/');
   const root = dirname(require.resolve(`@fontsource/${family}/package.json`));
   const declared = JSON.parse(readFileSync(join(root, 'unicode.json'), 'utf8')) as Record<
     string,
@@ -81,18 +95,20 @@ function familySubsets(family: string): Subset[] {
   const weight = weightOf(root);
   const file = (key: string): string =>
     join(root, 'files', `${family}-${key.replace(/[[\]]/g, '')}-${weight}-normal.woff`);
-  subsets = Object.entries(declared).map(([key, ranges]) => ({
-    file: file(key),
-    ranges: ranges.split(',').map((r): [number, number] => {
-      const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
-      return [parseInt(a, 16), parseInt(b ?? a, 16)];
-    }),
-  }));
+  subsets = Object.entries(declared)
+    .filter(([key]) => only === undefined || key === only)
+    .map(([key, ranges]) => ({
+      file: file(key),
+      ranges: ranges.split(',').map((r): [number, number] => {
+        const [a, b] = r.trim().replace(/^U\+/i, '').split('-');
+        return [parseInt(a, 16), parseInt(b ?? a, 16)];
+      }),
+    }));
   if (subsets.length === 0) {
     // A package that ships one subset without declaring its range: its cmap says what it has.
     subsets = [{ file: file('latin'), ranges: [[0, 0x10ffff]] }];
   }
-  subsetsOf.set(family, subsets);
+  subsetsOf.set(entry, subsets);
   return subsets;
 }
 
@@ -101,7 +117,7 @@ function familySubsets(family: string): Subset[] {
  * compressed unless that would not shrink it). opentype.js's own inflater rejects some of the
  * Noto Sans SC subsets; node's zlib reads them all.
  */
-function woffToSfnt(woff: Buffer): ArrayBuffer {
+function woffToSfnt(woff: Buffer): Buffer {
   const count = woff.readUInt16BE(12);
   const tables = Array.from({ length: count }, (_, i) => {
     const o = 44 + i * 20;
@@ -134,46 +150,37 @@ function woffToSfnt(woff: Buffer): ArrayBuffer {
     data.copy(out, at);
     at += (t.origLength + 3) & ~3;
   });
-  return out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength);
+  return out;
 }
 
-const files = new Map<string, Font>();
+const files = new Map<string, FontFace>();
 
-function loadFile(file: string): Font {
-  let font = files.get(file);
-  if (!font) {
-    font = parse(woffToSfnt(readFileSync(file)));
-    files.set(file, font);
+function loadFile(file: string): FontFace {
+  let face = files.get(file);
+  if (!face) {
+    const sfnt = woffToSfnt(readFileSync(file));
+    const font = parse(sfnt.buffer.slice(sfnt.byteOffset, sfnt.byteOffset + sfnt.byteLength));
+    face = { file, font, sfnt, hb: null };
+    files.set(file, face);
   }
-  return font;
+  return face;
 }
 
-/** The first font of the chain that has a glyph for the code point, with that glyph. */
-function glyphFor(chain: string[], cp: number): { font: Font; glyph: Glyph } | null {
+/** The first font file of the chain that has a glyph for the code point. */
+function faceFor(chain: string[], cp: number): FontFace | null {
   const ch = String.fromCodePoint(cp);
   for (const family of chain) {
     for (const subset of familySubsets(family)) {
       if (!subset.ranges.some(([a, b]) => cp >= a && cp <= b)) {
         continue;
       }
-      const font = loadFile(subset.file);
-      const index = font.charToGlyphIndex(ch);
-      if (index > 0) {
-        return { font, glyph: font.glyphs.get(index) };
+      const face = loadFile(subset.file);
+      if (face.font.charToGlyphIndex(ch) > 0) {
+        return face;
       }
     }
   }
   return null;
-}
-
-/** Code points that draw nothing by definition (joiners, variation selectors, BOM). */
-function ignorable(cp: number): boolean {
-  return (
-    (cp >= 0x200b && cp <= 0x200f) ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    cp === 0xfeff ||
-    (cp >= 0xe0100 && cp <= 0xe01ef)
-  );
 }
 
 /** The frame text has characters that none of the font's families can draw. */
@@ -192,50 +199,21 @@ export function unsupportedCharacters(text: string, font: FrameFont): string[] {
   const missing = new Set<string>();
   for (const ch of text) {
     const cp = ch.codePointAt(0) as number;
-    if (!ignorable(cp) && !glyphFor(FONT_CHAINS[font], cp)) {
+    if (!ignorable(cp) && !faceFor(FONT_CHAINS[font], cp)) {
       missing.add(ch);
     }
   }
   return [...missing];
 }
 
-interface Run {
-  glyphs: Array<{ font: Font; glyph: Glyph }>;
-  advances: number[];
-}
-
-/**
- * Glyphs of a line, one per code point, each from the first font of the chain that has it, with
- * kerning between neighbours of the same font. opentype.js's own shaping (getPath) throws on some
- * GSUB lookups of these fonts (Gelasio's ccmp), and a frame label needs no shaping.
- */
-function glyphRun(chain: string[], text: string, font: FrameFont): Omit<Run, 'advances'> {
-  const glyphs: Run['glyphs'] = [];
-  const missing: string[] = [];
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) as number;
-    if (ignorable(cp)) {
-      continue;
-    }
-    const g = glyphFor(chain, cp);
-    if (g) {
-      glyphs.push(g);
-    } else if (!missing.includes(ch)) {
-      missing.push(ch);
-    }
+/** The glyphs of one line of text in a frame font, shaped (see shapeLine), and its width in em. */
+export function shapeFrameText(text: string, font: FrameFont): ReturnType<typeof shapeLine> {
+  const chain = FONT_CHAINS[font];
+  const shaped = shapeLine(text, (cp) => faceFor(chain, cp));
+  if (shaped.missing.length > 0) {
+    throw new UnsupportedCharactersError(shaped.missing, font);
   }
-  if (missing.length > 0) {
-    throw new UnsupportedCharactersError(missing, font);
-  }
-  return { glyphs };
-}
-
-function advances(glyphs: Run['glyphs'], size: number): number[] {
-  return glyphs.map(({ font, glyph }, i) => {
-    const next = glyphs[i + 1];
-    const kern = next && next.font === font ? font.getKerningValue(glyph, next.glyph) : 0;
-    return (((glyph.advanceWidth ?? 0) + kern) * size) / font.unitsPerEm;
-  });
+  return shaped;
 }
 
 const paths = lru<string>(64);
@@ -262,27 +240,20 @@ function outline(
   fontSize: number,
   box: { x: number; y: number; w: number; h: number },
 ): string {
-  const chain = FONT_CHAINS[font];
-  const { glyphs } = glyphRun(chain, text, font);
-  let size = fontSize;
-  const maxWidth = box.w * 0.9;
-  const natural = advances(glyphs, size).reduce((a, b) => a + b, 0);
-  if (natural > maxWidth) {
-    size = (size * maxWidth) / natural;
-  }
-  const widths = advances(glyphs, size);
-  const total = widths.reduce((a, b) => a + b, 0);
+  const { glyphs, width } = shapeFrameText(text, font);
+  const size = Math.min(fontSize, (box.w * 0.9) / Math.max(width, 1e-9));
   // The first family's metrics place the baseline, whichever family each glyph comes from.
-  const primary = loadFile(familySubsets(chain[0])[0].file);
+  const primary = loadFile(familySubsets(FONT_CHAINS[font][0])[0].file).font;
   const ascent = (primary.ascender / primary.unitsPerEm) * size;
   const descent = (-primary.descender / primary.unitsPerEm) * size;
   const baseline = box.y + box.h / 2 + (ascent - descent) / 2;
-  let x = box.x + (box.w - total) / 2;
+  const left = box.x + (box.w - width * size) / 2;
   return glyphs
-    .map(({ glyph }, i) => {
-      const d = glyph.getPath(x, baseline, size).toPathData(2);
-      x += widths[i];
-      return d;
-    })
+    .map(({ face, gid, x, y }) =>
+      face.font.glyphs
+        .get(gid)
+        .getPath(left + x * size, baseline - y * size, size)
+        .toPathData(2),
+    )
     .join('');
 }

@@ -3,6 +3,7 @@ import { layout } from './layout';
 import type { QrMatrix } from './matrix';
 import type { RenderOptions, RgbaImage } from './options';
 import { rasterize } from './raster';
+import { bounds, type Prim } from './shapes';
 
 /*
  * Helpers of the engine's specs (and of the e2e suite of the readability thread).
@@ -68,4 +69,25 @@ export function matrixImage(m: QrMatrix, flip: ReadonlySet<number> = new Set()):
     }
   }
   return { data, width, height: width, colorSpace: 'srgb' };
+}
+
+/**
+ * The pixels of a code whose outer eyes are true circles (rings of radius 3.5 and 2.5 modules):
+ * the `circle` eye as it was drawn before it became a squircle, which zxing-wasm and jsQR read
+ * and ZBar does not.
+ */
+export async function trueCircleEyes(
+  options: RenderOptions,
+): Promise<{ img: RgbaImage; modulePixels: number }> {
+  const scene = layout(options);
+  const round = (p: Prim): Prim => {
+    const [x0, y0, x1, y1] = bounds(p);
+    return { kind: 'circle', cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, r: (x1 - x0) / 2 };
+  };
+  scene.outerEyes = scene.outerEyes.map((eye) => ({
+    add: eye.add.map(round),
+    sub: eye.sub.map(round),
+  }));
+  const img = await rasterize(scene, options, prepareRasterImages(scene, options));
+  return { img, modulePixels: scene.moduleBox.w / scene.matrix.size };
 }

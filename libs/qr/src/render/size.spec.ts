@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { readBarcodes } from 'zxing-wasm/reader';
-import { decodeBoth } from '../readability';
+import { decodeAll } from '../readability';
 import { FRAMES, FrameName, RenderOptions } from './options';
 import { plainOptions } from './plain-options';
 import { renderQr } from './render';
@@ -74,7 +74,11 @@ describe('image size', () => {
           await sharp(out.png).flatten({ background: '#ffffff' }).ensureAlpha().raw().toBuffer(),
         ),
       };
-      expect(await decodeBoth(rgba)).toEqual({ zxing: BASE.data, jsqr: BASE.data });
+      expect(await decodeAll(rgba)).toEqual({
+        zxing: BASE.data,
+        jsqr: BASE.data,
+        zbar: BASE.data,
+      });
       const [symbol] = await readBarcodes(
         { ...rgba, data: new Uint8ClampedArray(rgba.data), colorSpace: 'srgb' },
         { formats: ['QRCode'] },
