@@ -5,8 +5,8 @@ describe('encodeContent', () => {
     ['text', { text: 'Hello, world' }, 'Hello, world'],
     ['url', { url: 'https://example.com/a?b=c' }, 'https://example.com/a?b=c'],
     ['phone', { phone: '+4915112345678' }, 'tel:+4915112345678'],
-    ['sms', { sms: '+4915112345678', sms_body: 'Hi there' }, 'SMSTO:+4915112345678:Hi there'],
-    ['sms', { sms: '+4915112345678' }, 'SMSTO:+4915112345678:'],
+    ['sms', { sms: '+4915112345678', sms_body: 'Hi there' }, 'sms:+4915112345678?body=Hi%20there'],
+    ['sms', { sms: '+4915112345678' }, 'sms:+4915112345678'],
     [
       'email',
       { email: 'a@example.com', email_subject: 'Hi & bye', email_body: 'Line 1\nLine 2' },
@@ -26,18 +26,18 @@ describe('encodeContent', () => {
     ],
     [
       'wifi',
-      { wifi_ssid: 'mynetwork', wifi_encryption: 'WPA/WPA2', wifi_password: 'mypass' },
-      'WIFI:T:WPA;S:mynetwork;P:mypass;;',
+      { wifi_ssid: 'mynetwork', wifi_encryption: 'WPA/WPA2', wifi_password: 'mypassword' },
+      'WIFI:T:WPA;S:mynetwork;P:mypassword;;',
     ],
     [
       'wifi',
       {
         wifi_ssid: '"cafe";net',
         wifi_encryption: 'WEP',
-        wifi_password: 'a\\b,c:d',
+        wifi_password: 'a\\b,c:d123456',
         wifi_is_hidden: true,
       },
-      'WIFI:T:WEP;S:\\"cafe\\"\\;net;P:a\\\\b\\,c\\:d;H:true;;',
+      'WIFI:T:WEP;S:\\"cafe\\"\\;net;P:a\\\\b\\,c\\:d123456;H:true;;',
     ],
     ['wifi', { wifi_ssid: 'Open' }, 'WIFI:T:nopass;S:Open;;'],
     [

@@ -8,6 +8,7 @@ import { encodeVcard } from './vcard';
 
 export * from './fields';
 export { crc16Ccitt } from './pix';
+export { EPC_ECC, EPC_MAX_VERSION } from './epc';
 export { numberToDecimal, normalizeDecimal, decimalInRange, decimalPlaces } from './decimal';
 
 const ENCODERS: Record<QrType, (f: QrContentFields, now: Date) => string> = {

@@ -27,7 +27,7 @@ const COIN_ADDRESSES = {
 } as const;
 
 function cryptoAddress(f: QrContentFields, coin: (typeof CRYPTO_COINS)[number]): string {
-  const address = required(f, 'crypto_address').trim();
+  const address = required(f, 'crypto_address');
   const { pattern, example } = COIN_ADDRESSES[coin];
   if (!pattern.test(address)) {
     throw new ContentError(
