@@ -53,12 +53,16 @@ describe('encodeContent', () => {
       'crypto',
       {
         crypto_coin: 'ethereum',
-        crypto_address: '0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d359',
+        crypto_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
         crypto_amount: '2.014',
       },
-      'ethereum:0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d359?value=2014000000000000000',
+      'ethereum:0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359?value=2014000000000000000',
     ],
-    ['crypto', { crypto_address: 'bc1qxyz' }, 'bitcoin:bc1qxyz'],
+    [
+      'crypto',
+      { crypto_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+      'bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    ],
     [
       'paypal',
       {
@@ -248,7 +252,7 @@ describe('encodeContent', () => {
       'event_timezone',
     ],
     ['epc', { epc_payee_name: 'x', epc_iban: 'not an iban' }, 'epc_iban'],
-    ['upi', { upi_payee_id: 'a@b', upi_payee_name: 'x', upi_currency: 'USD' }, 'upi_currency'],
+    ['upi', { upi_payee_id: 'ab@upi', upi_payee_name: 'x', upi_currency: 'USD' }, 'upi_currency'],
     ['pix', { pix_payee_key: 'k', pix_payee_name: 'n' }, 'pix_city'],
   ] as const)(
     'rejects bad %s content with a ContentError naming the field',
