@@ -253,7 +253,7 @@ describe('encodeContent', () => {
     ],
     ['epc', { epc_payee_name: 'x', epc_iban: 'not an iban' }, 'epc_iban'],
     ['upi', { upi_payee_id: 'ab@upi', upi_payee_name: 'x', upi_currency: 'USD' }, 'upi_currency'],
-    ['pix', { pix_payee_key: 'k', pix_payee_name: 'n' }, 'pix_city'],
+    ['pix', { pix_payee_key: 'loja@exemplo.com.br', pix_payee_name: 'n' }, 'pix_city'],
   ] as const)(
     'rejects bad %s content with a ContentError naming the field',
     (type, fields, field) => {
