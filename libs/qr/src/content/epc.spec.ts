@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as IbanTools from 'ibantools' with { 'resolution-mode': 'import' };
-import { createMatrix } from '../render/matrix';
+import { encode } from '../render/layout';
+import { createMatrix, LogoTooLargeError, VersionTooLargeError } from '../render/matrix';
 import { ContentError, encodeContent, QrContentFields } from '.';
 
 const ibantools = createRequire(__filename)('ibantools') as typeof IbanTools;
@@ -181,5 +182,35 @@ describe('EPC069-12 payloads', () => {
     expect(fieldOf({ ...fields, epc_remittance_text: 't'.repeat(FILL) })).toBe(
       'epc_remittance_text: The EPC payload is 331 bytes of UTF-8 and EPC069-12 allows 330 (331 less the byte its UTF-8 marker takes in a version 13 code at level M): shorten epc_remittance_text',
     );
+  });
+});
+
+describe('the EPC symbol (EPC069-12: level M, version 13 at most)', () => {
+  const data = encodeContent('epc', BASE);
+  const fixed = { maxVersion: 13 };
+
+  it('stays at level M under a logo that M can spare; without the rule a logo raised it to Q', () => {
+    const logo = { image: Buffer.alloc(0), size: 15 };
+    expect(encode({ data, ecc: 'M', logo, fixedSymbol: fixed }).ecc).toBe('M');
+    expect(encode({ data, ecc: 'M', logo }).ecc).toBe('Q');
+  });
+
+  it('refuses a logo M cannot spare, naming the largest size that fits', () => {
+    const logo = { image: Buffer.alloc(0), size: 25 };
+    expect(() => encode({ data, ecc: 'M', logo, fixedSymbol: fixed })).toThrow(LogoTooLargeError);
+    try {
+      encode({ data, ecc: 'M', logo, fixedSymbol: fixed });
+    } catch (e) {
+      const largest = (e as LogoTooLargeError).largestSize as number;
+      expect(largest).toBeGreaterThanOrEqual(5);
+      const fits = { image: Buffer.alloc(0), size: largest };
+      expect(encode({ data, ecc: 'M', logo: fits, fixedSymbol: fixed }).ecc).toBe('M');
+    }
+  });
+
+  it('refuses content that needs a version above 13', () => {
+    expect(() =>
+      encode({ data: `${data}${'x'.repeat(331)}`, ecc: 'M', logo: null, fixedSymbol: fixed }),
+    ).toThrow(VersionTooLargeError);
   });
 });
