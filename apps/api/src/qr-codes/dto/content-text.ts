@@ -15,7 +15,7 @@ export function ContentText(maxLength: number): PropertyDecorator {
     IsOptional(),
     ApiPropertyOptional({
       maxLength,
-      description: 'Encoded exactly as sent: white space around it is kept',
+      description: 'Never trimmed: white space around it is part of the value',
     }),
   );
 }
