@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type * as IbanTools from 'ibantools' with { 'resolution-mode': 'import' };
+import { ContentError, encodeContent, QrContentFields } from '.';
 import { encode } from '../render/layout';
 import { createMatrix, LogoTooLargeError, VersionTooLargeError } from '../render/matrix';
-import { ContentError, encodeContent, QrContentFields } from '.';
 
 const ibantools = createRequire(__filename)('ibantools') as typeof IbanTools;
 
