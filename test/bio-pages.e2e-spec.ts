@@ -233,7 +233,7 @@ describe('Bio pages and their blocks', () => {
             code: 'validation_failed',
             field: 'button_text_color',
             title:
-              'button_text_color #ffffff on button_color #fbbf24 has a contrast of 1.67:1; text on a bio page needs at least 4.5:1 (WCAG 2.1 AA).',
+              'button_text_color #ffffff on button_color #fbbf24 has a contrast of 1.66:1; text on a bio page needs at least 4.5:1 (WCAG 2.1 AA).',
           },
         ],
       });
