@@ -245,7 +245,7 @@ describe('Bio pages and their blocks', () => {
       const update = await t.http
         .post(`/v1/links/${created.body.data.id as number}`)
         .set('Authorization', owner.auth)
-        .send({ background_color_two: '#000000' });
+        .send({ background_color_two: '#333333' });
       expect(update.status).toBe(400);
       expect(update.body.errors[0]).toEqual(
         expect.objectContaining({ field: 'background_color_two', code: 'validation_failed' }),
