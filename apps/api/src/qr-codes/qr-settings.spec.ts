@@ -70,10 +70,15 @@ describe('mergeSettings', () => {
   });
 
   it('takes a JSON null amount as no amount', () => {
-    const dto = { crypto_address: 'bc1q', crypto_amount: null } as unknown as {
+    const dto = {
+      crypto_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      crypto_amount: null,
+    } as unknown as {
       crypto_address: string;
     };
-    expect(mergeSettings('crypto', null, null, dto).embedded).toBe('bitcoin:bc1q');
+    expect(mergeSettings('crypto', null, null, dto).embedded).toBe(
+      'bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    );
   });
 
   it('takes the seed-style single content string verbatim when no structured field is sent', () => {
