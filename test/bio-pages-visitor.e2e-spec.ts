@@ -75,7 +75,7 @@ describe('Bio pages for visitors', () => {
       title: '<script>alert(1)</script>',
       description: 'Tom & "Jerry"',
       seo_description: '"><img src=x onerror=alert(1)>',
-      background_color_two: '#000000',
+      background_color_two: '#d4d4d8',
     });
     await block({ link_id: id, type: 'heading', text: '<b>bold?</b>' });
     await block({

@@ -210,6 +210,48 @@ describe('Bio pages and their blocks', () => {
         expect.objectContaining({ field: 'avatar', code: 'validation_failed' }),
       );
     });
+    it('refuses text colours visitors could not read (WCAG AA 4.5:1), naming both colours', async () => {
+      const res = await t.http.post('/v1/links').set('Authorization', owner.auth).send({
+        type: 'biolink',
+        text_color: '#777777',
+        background_color: '#ffffff',
+        button_color: '#fbbf24',
+        button_text_color: '#ffffff',
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        errors: [
+          {
+            status: 400,
+            code: 'validation_failed',
+            field: 'text_color',
+            title:
+              'text_color #777777 on background_color #ffffff has a contrast of 4.47:1; text on a bio page needs at least 4.5:1 (WCAG 2.1 AA).',
+          },
+          {
+            status: 400,
+            code: 'validation_failed',
+            field: 'button_text_color',
+            title:
+              'button_text_color #ffffff on button_color #fbbf24 has a contrast of 1.66:1; text on a bio page needs at least 4.5:1 (WCAG 2.1 AA).',
+          },
+        ],
+      });
+      const created = await t.http
+        .post('/v1/links')
+        .set('Authorization', owner.auth)
+        .send({ type: 'biolink', text_color: '#767676', background_color: '#ffffff' });
+      expect(created.status).toBe(201);
+      const update = await t.http
+        .post(`/v1/links/${created.body.data.id as number}`)
+        .set('Authorization', owner.auth)
+        .send({ background_color_two: '#333333' });
+      expect(update.status).toBe(400);
+      expect(update.body.errors[0]).toEqual(
+        expect.objectContaining({ field: 'background_color_two', code: 'validation_failed' }),
+      );
+    });
+
     it('refuses bio pages in bulk, naming the item', async () => {
       const res = await t.http
         .post('/v1/links/bulk')

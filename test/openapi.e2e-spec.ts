@@ -5,7 +5,11 @@ import { createTestApp, TestApp } from '@app/testing';
 import { buildOpenApiDocument } from '../apps/api/src/openapi';
 import { OPENAPI_FILE, serializeOpenApi } from '../apps/api/src/write-openapi';
 
-type Operation = { responses: Record<string, unknown>; security?: unknown[] };
+type Operation = {
+  responses: Record<string, unknown>;
+  security?: unknown[];
+  parameters?: Array<{ name?: string }>;
+};
 
 describe('OpenAPI document', () => {
   let t: TestApp;
@@ -65,6 +69,39 @@ describe('OpenAPI document', () => {
       '404',
       '429',
     ]);
+  });
+
+  it('documents the 404 of X-Team-Id, JSON errors of the exports and what push-subscribers returns', () => {
+    const doc = buildOpenApiDocument(t.app);
+    type Responses = Record<string, { content?: Record<string, unknown> }>;
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
+        const team = (op.parameters ?? []).some((p) => p.name === 'X-Team-Id');
+        if (team && !('404' in op.responses)) missing.push(`${method} ${path}`);
+      }
+    }
+    // An X-Team-Id naming a team the caller is not an accepted member of answers 404.
+    expect(missing).toEqual([]);
+    for (const path of ['/v1/links/export', '/v1/data/export']) {
+      const responses = doc.paths[path].get!.responses as Responses;
+      expect(Object.keys(responses['200'].content ?? {})).toEqual(['text/csv', 'application/json']);
+      for (const status of ['400', '403']) {
+        expect([path, status, Object.keys(responses[status].content ?? {})]).toEqual([
+          path,
+          status,
+          ['application/json'],
+        ]);
+      }
+    }
+    const created = doc.paths['/v1/push-subscribers'].post!.responses as Responses;
+    expect(created['201'].content?.['application/json']).toEqual({
+      schema: {
+        type: 'object',
+        required: ['data'],
+        properties: { data: { $ref: '#/components/schemas/IdDto' } },
+      },
+    });
   });
 
   it('serves Swagger UI at /docs from the local package, with no CDN', async () => {

@@ -132,7 +132,7 @@ describe('QR codes', () => {
         type: 'wifi',
         wifi_ssid: 'Cafe;Guest',
         wifi_encryption: 'WPA/WPA2',
-        wifi_password: 'p:ss',
+        wifi_password: 'p:ss word',
         style: 'dot',
         inner_eye_style: 'leaf',
         outer_eye_style: 'rounded',
@@ -174,10 +174,10 @@ describe('QR codes', () => {
         qr_code_logo_size: 20,
         wifi_ssid: 'Cafe;Guest',
         wifi_encryption: 'WPA/WPA2',
-        wifi_password: 'p:ss',
-        wifi: 'WIFI:T:WPA;S:Cafe\\;Guest;P:p\\:ss;;',
+        wifi_password: 'p:ss word',
+        wifi: 'WIFI:T:WPA;S:Cafe\\;Guest;P:p\\:ss word;;',
       },
-      embedded_data: 'WIFI:T:WPA;S:Cafe\\;Guest;P:p\\:ss;;',
+      embedded_data: 'WIFI:T:WPA;S:Cafe\\;Guest;P:p\\:ss word;;',
       is_readable: true,
       last_datetime: null,
       datetime: expect.stringMatching(DATETIME),
@@ -323,7 +323,7 @@ describe('QR codes', () => {
     expect(got).toMatchObject({
       type: 'sms',
       qr_code_logo: null,
-      embedded_data: 'SMSTO:+4930123456:Hi',
+      embedded_data: 'sms:+4930123456?body=Hi',
       settings: { sms: '+4930123456', sms_body: 'Hi' },
     });
     expect(got.settings).not.toHaveProperty('phone');

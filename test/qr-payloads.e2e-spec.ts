@@ -26,7 +26,8 @@ function bip21Decode(uri: string): unknown {
 }
 
 const BTC = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT';
-const ETH = '0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d359';
+/** EIP-55's example in its checksummed case. */
+const ETH = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 /** BIP 21 `amountparam = "amount=" *digit [ "." *digit ]`. */
 const BIP21 = /^bitcoin:[1-9A-HJ-NP-Za-km-z]+\?amount=\d*(\.\d*)?$/;
 /** EIP-681 with `value` an integer of wei written out (no exponent). */
@@ -141,7 +142,7 @@ describe('QR payloads by their standards', () => {
     expect(await refused({ ...body, crypto_address: `${BTC}?amount=100&x` })).toEqual(
       error(
         'crypto_address',
-        'crypto_address must be a bitcoin address: bc1… or 1…, letters and digits.',
+        'crypto_address must be a bitcoin address: a Base58Check address (1…, 3…) or a bech32/bech32m segwit address (bc1…) with a valid checksum.',
       ),
     );
   });
@@ -203,7 +204,7 @@ describe('QR payloads by their standards', () => {
       ).toEqual(
         error(
           'epc_payee_name',
-          'The EPC payload is 413 bytes of UTF-8 and EPC069-12 allows 331: shorten epc_payee_name.',
+          'The EPC payload is 413 bytes of UTF-8 and EPC069-12 allows 330 (331 less the byte its UTF-8 marker takes in a version 13 code at level M): shorten epc_payee_name.',
         ),
       );
     });

@@ -20,6 +20,7 @@ export function TeamAccess(flag: AccessFlag): MethodDecorator {
       schema: { type: 'integer' },
       description: `Act in the workspace of this team's owner; the accepted membership needs the \`${flag}\` access flag.`,
     }),
-    ApiErrors(403),
+    // A team the caller is not an accepted member of is a 404, like any resource not theirs.
+    ApiErrors(403, 404),
   );
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Controller, Delete, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type Actor, CurrentActor, TeamAccess } from '@app/auth';
 import {
   ApiDataResponse,
@@ -8,6 +8,7 @@ import {
   ApiIdParam,
   ApiIdResponse,
   ApiListResponse,
+  EXPORT_CONTENT,
   IdParam,
   Listing,
   ListParams,
@@ -47,9 +48,9 @@ export class DataController {
   })
   @Listing(DATA_EXPORT_LIST)
   @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS, description: 'Default csv.' })
-  @ApiProduces('text/csv', 'application/json')
   @ApiResponse({
     status: 200,
+    content: EXPORT_CONTENT,
     description:
       'CSV (UTF-8 with BOM, RFC 4180, CRLF): id,biolink_block_id,link_id,project_id,type,datetime, then one column per data key of the kinds exported; JSON: {"data": [record, ...]}',
   })

@@ -10,6 +10,7 @@ import {
   LinkSettings,
   parseLinkSettings,
 } from '@app/database';
+import { biolinkContrastProblems } from './biolink-contrast';
 import { CreateLinkDto } from './dto/create-link.dto';
 import { UpdateLinkDto } from './dto/update-link.dto';
 import { isSet, LinkChecks } from './link-checks.service';
@@ -75,6 +76,7 @@ export class LinkInputService {
     } else if (type === 'biolink') {
       settings.name = dto.name ?? '';
       settings.biolink = applyBiolink(defaultBiolinkSettings(), dto);
+      problems.push(...biolinkContrastProblems(settings.biolink, dto));
     } else {
       location = dto.location_url ?? null;
       problems.push(...(await checks.selfLinkProblems(location, 'location_url')));
@@ -133,6 +135,7 @@ export class LinkInputService {
     } else if (link.type === 'biolink') {
       if (dto.name !== undefined) settings.name = dto.name;
       settings.biolink = applyBiolink(settings.biolink ?? defaultBiolinkSettings(), dto);
+      problems.push(...biolinkContrastProblems(settings.biolink, dto));
     } else if (dto.location_url !== undefined) {
       problems.push(...(await this.checks.selfLinkProblems(dto.location_url, 'location_url')));
       changes.location_url = dto.location_url;

@@ -12,7 +12,6 @@ import {
 import {
   ApiExtraModels,
   ApiOperation,
-  ApiProduces,
   ApiQuery,
   ApiResponse,
   ApiTags,
@@ -26,6 +25,7 @@ import {
   ApiIdParam,
   ApiIdResponse,
   ApiListResponse,
+  EXPORT_CONTENT,
   IdParam,
   Listing,
   ListParams,
@@ -87,9 +87,9 @@ export class LinksController {
   })
   @Listing(LINKS_EXPORT_LIST)
   @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS, description: 'Default csv.' })
-  @ApiProduces('text/csv', 'application/json')
   @ApiResponse({
     status: 200,
+    content: EXPORT_CONTENT,
     description:
       'CSV (UTF-8, no BOM, RFC 4180, CRLF): location_url,url,title,tags,created_at,clicks,type,full_url; JSON: {"data": [link, ...]}',
   })

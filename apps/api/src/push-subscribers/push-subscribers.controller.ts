@@ -65,7 +65,7 @@ export class PushSubscribersController {
     description:
       'The body is the PushSubscription as JSON.stringify(subscription) gives it ({endpoint, keys: {p256dh, auth}}), with an optional name. The same endpoint again updates its keys.',
   })
-  @ApiDataResponse(PushSubscriberResponse, 201)
+  @ApiIdResponse(201)
   @ApiErrors(400)
   create(@CurrentActor() actor: Actor, @Body() dto: CreatePushSubscriberDto) {
     return this.subscribers.create(actor, dto);

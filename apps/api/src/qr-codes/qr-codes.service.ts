@@ -2,12 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { Actor, PlanLimits } from '@app/auth';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, UploadedFiles } from '@app/common';
 import { ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
-import { DataTooLongError, QrType, renderQr } from '@app/qr';
+import { QrType, renderQr } from '@app/qr';
 import { CreateQrCodeDto } from './dto/create-qr-code.dto';
 import { UpdateQrCodeDto } from './dto/update-qr-code.dto';
 import { QrCodeResponse, toQrCodeResponse } from './qr-code.mapper';
 import { QrFiles } from './qr-files';
-import { checkContrast, checkFrameText, mergeSettings, renderOptions } from './qr-settings';
+import {
+  checkContrast,
+  checkFrameText,
+  checkStandardLevel,
+  mergeSettings,
+  renderOptions,
+  renderProblem,
+} from './qr-settings';
 
 const UPDATE_ATTEMPTS = 3;
 
@@ -157,6 +164,7 @@ export class QrCodesService {
     );
     checkContrast(settings);
     checkFrameText(settings);
+    checkStandardLevel(type, settings);
     const normalized: Partial<Record<ImageSlot, Buffer>> = {};
     const problems: AppError[] = [];
     await Promise.all(
@@ -200,15 +208,9 @@ export class QrCodesService {
           images[slot] = null;
         }
       }
-      const rendered = await renderQr(renderOptions(settings, embedded, images)).catch(
+      const rendered = await renderQr(renderOptions(type, settings, embedded, images)).catch(
         (e: unknown) => {
-          throw e instanceof DataTooLongError
-            ? new AppError(
-                'validation_failed',
-                `The content of this ${type} code is too long for a QR code with error correction ${e.ecc}${names.logo ? ' (a logo needs Q or H)' : ''}.`,
-                type,
-              )
-            : e;
+          throw renderProblem(type, e, names.logo !== null);
         },
       );
       const svgName = await this.files.writeRendered(rendered.svg, rendered.png);

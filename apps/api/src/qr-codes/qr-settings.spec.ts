@@ -12,23 +12,23 @@ const entries = (fn: () => unknown): unknown => {
 
 describe('mergeSettings', () => {
   it('fills defaults, keeps the content fields of the type and names the content after it', () => {
-    expect(mergeSettings('url', null, null, { url: 'https://e.com', phone: '+1' })).toEqual({
-      settings: { ...STYLE_DEFAULTS, url: 'https://e.com' },
-      embedded: 'https://e.com',
+    expect(mergeSettings('url', null, null, { url: 'https://e.com/', phone: '+1' })).toEqual({
+      settings: { ...STYLE_DEFAULTS, url: 'https://e.com/' },
+      embedded: 'https://e.com/',
     });
   });
 
   it('keeps previous style and content on a partial update of the same type', () => {
-    const first = mergeSettings('sms', null, null, { sms: '+49', sms_body: 'Hi', size: 300 });
+    const first = mergeSettings('sms', null, null, { sms: '112', sms_body: 'Hi', size: 300 });
     const next = mergeSettings('sms', first.settings, 'sms', { sms_body: 'Bye' });
     expect(next).toEqual({
-      settings: { ...STYLE_DEFAULTS, size: 300, sms: '+49', sms_body: 'Bye' },
-      embedded: 'SMSTO:+49:Bye',
+      settings: { ...STYLE_DEFAULTS, size: 300, sms: '112', sms_body: 'Bye' },
+      embedded: 'sms:112?body=Bye',
     });
   });
 
   it('drops the previous content when the type changes', () => {
-    const first = mergeSettings('phone', null, null, { phone: '+49' });
+    const first = mergeSettings('phone', null, null, { phone: '112' });
     expect(entries(() => mergeSettings('url', first.settings, 'phone', {}))).toEqual([
       {
         status: 400,
@@ -70,10 +70,15 @@ describe('mergeSettings', () => {
   });
 
   it('takes a JSON null amount as no amount', () => {
-    const dto = { crypto_address: 'bc1q', crypto_amount: null } as unknown as {
+    const dto = {
+      crypto_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      crypto_amount: null,
+    } as unknown as {
       crypto_address: string;
     };
-    expect(mergeSettings('crypto', null, null, dto).embedded).toBe('bitcoin:bc1q');
+    expect(mergeSettings('crypto', null, null, dto).embedded).toBe(
+      'bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    );
   });
 
   it('takes the seed-style single content string verbatim when no structured field is sent', () => {
@@ -126,7 +131,7 @@ describe('renderOptions', () => {
       foreground_color: '#112233',
     };
     const images = { logo: null, background: null, foreground: null };
-    expect(renderOptions(settings, 'x', images).frame).toEqual({
+    expect(renderOptions('text', settings, 'x', images).frame).toEqual({
       name: 'straight_bottom_text',
       text: 'Hi',
       textSize: 0,
@@ -136,6 +141,7 @@ describe('renderOptions', () => {
     });
     expect(
       renderOptions(
+        'text',
         {
           ...settings,
           frame_custom_colors: true,

@@ -3,12 +3,16 @@ import {
   ContentError,
   contrastProblem,
   contrastRatio,
+  DataTooLongError,
   DECIMAL_FIELDS,
   encodeContent,
+  EPC_ECC,
+  EPC_MAX_VERSION,
   flattenOnWhite,
   FrameFont,
   FrameName,
   LabelledValue,
+  LogoTooLargeError,
   MIN_CONTRAST,
   numberToDecimal,
   QrType,
@@ -16,6 +20,7 @@ import {
   TYPE_FIELDS,
   textOnBackground,
   unsupportedCharacters,
+  VersionTooLargeError,
 } from '@app/qr';
 import { CreateQrCodeDto } from './dto/create-qr-code.dto';
 
@@ -228,6 +233,20 @@ export function checkContrast(s: QrSettings): void {
   }
 }
 
+/**
+ * EPC069-12 prescribes error correction M for SEPA codes: another level is refused, not changed,
+ * and a logo never raises it (see renderOptions).
+ */
+export function checkStandardLevel(type: QrType, s: QrSettings): void {
+  if (type === 'epc' && s.ecc !== EPC_ECC) {
+    throw new AppError(
+      'validation_failed',
+      `ecc must be ${EPC_ECC} for an epc code: EPC069-12 prescribes error correction ${EPC_ECC}.`,
+      'ecc',
+    );
+  }
+}
+
 export interface StoredImages {
   logo: Buffer | null;
   background: Buffer | null;
@@ -236,6 +255,7 @@ export interface StoredImages {
 
 /** The engine's options for these settings. */
 export function renderOptions(
+  type: QrType,
   s: QrSettings,
   embedded: string,
   images: StoredImages,
@@ -282,5 +302,36 @@ export function renderOptions(
           textColor: s.frame_custom_colors ? s.frame_text_color : banded ? '#ffffff' : frameColor,
         }
       : null,
+    ...(type === 'epc' ? { fixedSymbol: { maxVersion: EPC_MAX_VERSION } } : {}),
   };
+}
+
+/** What the engine could not draw, as the 400 that names the field to change; anything else as is. */
+export function renderProblem(type: QrType, e: unknown, hasLogo: boolean): unknown {
+  if (e instanceof DataTooLongError) {
+    return new AppError(
+      'validation_failed',
+      `The content of this ${type} code is too long for a QR code with error correction ${e.ecc}${hasLogo ? ' (a logo needs Q or H)' : ''}.`,
+      type,
+    );
+  }
+  if (e instanceof VersionTooLargeError) {
+    return new AppError(
+      'validation_failed',
+      `The content of this ${type} code needs a version ${e.version} QR code; EPC069-12 allows version ${e.maxVersion} at most at error correction ${e.ecc} (331 bytes).`,
+      type,
+    );
+  }
+  if (e instanceof LogoTooLargeError) {
+    const fits =
+      e.largestSize === null
+        ? 'no logo fits this content'
+        : `a qr_code_logo_size of ${e.largestSize} or less fits this content`;
+    return new AppError(
+      'validation_failed',
+      `qr_code_logo_size is too large for an ${type} code: EPC069-12 fixes error correction ${e.ecc}, which cannot spare the modules the logo covers; ${fits}.`,
+      'qr_code_logo_size',
+    );
+  }
+  return e;
 }

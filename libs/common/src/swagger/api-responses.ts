@@ -99,6 +99,21 @@ export function ApiListResponse(model: Type<unknown>): MethodDecorator {
   );
 }
 
+/**
+ * The 200 content of an export: CSV text, or JSON `{ data: [...] }`, by `format`. Errors stay JSON:
+ * an operation-wide ApiProduces would document them as text/csv as well.
+ */
+export const EXPORT_CONTENT = {
+  'text/csv': { schema: { type: 'string' } },
+  'application/json': {
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: { data: { type: 'array', items: { type: 'object' } } },
+    },
+  },
+};
+
 /** Documents error responses in the contract's shape. */
 export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
   return applyDecorators(

@@ -5,8 +5,8 @@ describe('encodeContent', () => {
     ['text', { text: 'Hello, world' }, 'Hello, world'],
     ['url', { url: 'https://example.com/a?b=c' }, 'https://example.com/a?b=c'],
     ['phone', { phone: '+4915112345678' }, 'tel:+4915112345678'],
-    ['sms', { sms: '+4915112345678', sms_body: 'Hi there' }, 'SMSTO:+4915112345678:Hi there'],
-    ['sms', { sms: '+4915112345678' }, 'SMSTO:+4915112345678:'],
+    ['sms', { sms: '+4915112345678', sms_body: 'Hi there' }, 'sms:+4915112345678?body=Hi%20there'],
+    ['sms', { sms: '+4915112345678' }, 'sms:+4915112345678'],
     [
       'email',
       { email: 'a@example.com', email_subject: 'Hi & bye', email_body: 'Line 1\nLine 2' },
@@ -26,18 +26,18 @@ describe('encodeContent', () => {
     ],
     [
       'wifi',
-      { wifi_ssid: 'mynetwork', wifi_encryption: 'WPA/WPA2', wifi_password: 'mypass' },
-      'WIFI:T:WPA;S:mynetwork;P:mypass;;',
+      { wifi_ssid: 'mynetwork', wifi_encryption: 'WPA/WPA2', wifi_password: 'mypassword' },
+      'WIFI:T:WPA;S:mynetwork;P:mypassword;;',
     ],
     [
       'wifi',
       {
         wifi_ssid: '"cafe";net',
         wifi_encryption: 'WEP',
-        wifi_password: 'a\\b,c:d',
+        wifi_password: 'a\\b,c:d123456',
         wifi_is_hidden: true,
       },
-      'WIFI:T:WEP;S:\\"cafe\\"\\;net;P:a\\\\b\\,c\\:d;H:true;;',
+      'WIFI:T:WEP;S:\\"cafe\\"\\;net;P:a\\\\b\\,c\\:d123456;H:true;;',
     ],
     ['wifi', { wifi_ssid: 'Open' }, 'WIFI:T:nopass;S:Open;;'],
     [
@@ -53,12 +53,16 @@ describe('encodeContent', () => {
       'crypto',
       {
         crypto_coin: 'ethereum',
-        crypto_address: '0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d359',
+        crypto_address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
         crypto_amount: '2.014',
       },
-      'ethereum:0xfb6916095ca1df60bb79Ce92ce3ea74c37c5d359?value=2014000000000000000',
+      'ethereum:0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359?value=2014000000000000000',
     ],
-    ['crypto', { crypto_address: 'bc1qxyz' }, 'bitcoin:bc1qxyz'],
+    [
+      'crypto',
+      { crypto_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+      'bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    ],
     [
       'paypal',
       {
@@ -248,8 +252,8 @@ describe('encodeContent', () => {
       'event_timezone',
     ],
     ['epc', { epc_payee_name: 'x', epc_iban: 'not an iban' }, 'epc_iban'],
-    ['upi', { upi_payee_id: 'a@b', upi_payee_name: 'x', upi_currency: 'USD' }, 'upi_currency'],
-    ['pix', { pix_payee_key: 'k', pix_payee_name: 'n' }, 'pix_city'],
+    ['upi', { upi_payee_id: 'ab@upi', upi_payee_name: 'x', upi_currency: 'USD' }, 'upi_currency'],
+    ['pix', { pix_payee_key: 'loja@exemplo.com.br', pix_payee_name: 'n' }, 'pix_city'],
   ] as const)(
     'rejects bad %s content with a ContentError naming the field',
     (type, fields, field) => {

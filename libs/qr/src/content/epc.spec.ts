@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type * as IbanTools from 'ibantools' with { 'resolution-mode': 'import' };
 import { ContentError, encodeContent, QrContentFields } from '.';
+import { encode } from '../render/layout';
+import { createMatrix, LogoTooLargeError, VersionTooLargeError } from '../render/matrix';
 
 const ibantools = createRequire(__filename)('ibantools') as typeof IbanTools;
 
@@ -122,10 +124,20 @@ describe('EPC069-12 payloads', () => {
     );
   });
 
-  it.each(['BPOTBE', 'BPOTXXB1', 'BPOTBEB1X', 'BPOT-BEB1'])('refuses the BIC %p', (bic) => {
+  it.each(['BPOTBE', 'BPOTBEB1X', 'BPOT-BEB1', '1POTBEB1'])('refuses the BIC %p', (bic) => {
     expect(ibantools.isValidBIC(bic)).toBe(false);
     expect(fieldOf({ ...BASE, epc_bic: bic })).toBe(
-      'epc_bic: epc_bic must be a BIC of 8 or 11 characters',
+      'epc_bic: epc_bic must be a BIC (ISO 9362): 4 letters for the bank, 2 for the country, 2 letters or digits for the location and optionally 3 for the branch, such as COBADEFFXXX',
+    );
+  });
+
+  it.each([
+    ['COBAXXFF', 'XX'],
+    ['BPOTQQB1XXX', 'QQ'],
+  ])('refuses the BIC %p of 8 or 11 characters by its country code', (bic, country) => {
+    expect(ibantools.isValidBIC(bic)).toBe(false);
+    expect(fieldOf({ ...BASE, epc_bic: bic })).toBe(
+      `epc_bic: epc_bic ${bic} has ${country} where a BIC (ISO 9362) has the ISO 3166 code of its country, such as DE in COBADEFFXXX`,
     );
   });
 
@@ -135,22 +147,70 @@ describe('EPC069-12 payloads', () => {
     );
   });
 
-  it('takes a payload of exactly 331 bytes and refuses one more, naming the longest text', () => {
+  const LONG = {
+    epc_iban: 'DE89370400440532013000',
+    epc_bic: 'COBADEFFXXX',
+    epc_amount: '999999999.99',
+    information: 'i'.repeat(70),
+  };
+  // 15 + 12 + 70 + 23 + 16 + 1 (purpose) + 1 (reference) + 1 (separator) + 70 = 209 bytes.
+  const FILL = 331 - 209;
+
+  it('takes an ASCII payload of 331 bytes, which fits version 13 at level M', () => {
     const fields = {
-      epc_payee_name: 'Ü'.repeat(35), // 70 bytes
-      epc_iban: 'DE89370400440532013000',
-      epc_bic: 'COBADEFFXXX',
-      epc_amount: '999999999.99',
-      information: 'i'.repeat(70),
+      ...LONG,
+      epc_payee_name: 'U'.repeat(70),
+      epc_remittance_text: 't'.repeat(FILL),
     };
-    // 15 + 12 + 70 + 23 + 16 + 1 (purpose) + 1 (reference) + 1 (separator) + 70 = 209 bytes.
-    const text = 't'.repeat(331 - 209);
-    expect(Buffer.byteLength(encodeContent('epc', { ...fields, epc_remittance_text: text }))).toBe(
-      331,
+    const payload = encodeContent('epc', fields);
+    expect(Buffer.byteLength(payload)).toBe(331);
+    readEpc(payload);
+    expect(createMatrix(payload, 'M').version).toBe(13);
+    expect(fieldOf({ ...fields, epc_remittance_text: `${'t'.repeat(FILL)}t` })).toBe(
+      'epc_remittance_text: The EPC payload is 332 bytes of UTF-8 and EPC069-12 allows 331: shorten epc_remittance_text',
     );
-    readEpc(encodeContent('epc', { ...fields, epc_remittance_text: text }));
-    expect(fieldOf({ ...fields, epc_remittance_text: `${text}é` })).toBe(
-      'epc_remittance_text: The EPC payload is 333 bytes of UTF-8 and EPC069-12 allows 331: shorten epc_remittance_text',
+  });
+
+  it('counts the ECI header of non-ASCII text: 330 bytes fit version 13, 331 would need 14', () => {
+    const fields = { ...LONG, epc_payee_name: 'Ü'.repeat(35) }; // 70 bytes
+    const payload = encodeContent('epc', { ...fields, epc_remittance_text: 't'.repeat(FILL - 1) });
+    expect(Buffer.byteLength(payload)).toBe(330);
+    readEpc(payload);
+    expect(createMatrix(payload, 'M').version).toBe(13);
+    // What the previous check let through: 331 bytes behind the UTF-8 ECI are version 14.
+    expect(createMatrix(`${payload}t`, 'M').version).toBe(14);
+    expect(fieldOf({ ...fields, epc_remittance_text: 't'.repeat(FILL) })).toBe(
+      'epc_remittance_text: The EPC payload is 331 bytes of UTF-8 and EPC069-12 allows 330 (331 less the byte its UTF-8 marker takes in a version 13 code at level M): shorten epc_remittance_text',
     );
+  });
+});
+
+describe('the EPC symbol (EPC069-12: level M, version 13 at most)', () => {
+  const data = encodeContent('epc', BASE);
+  const fixed = { maxVersion: 13 };
+
+  it('stays at level M under a logo that M can spare; without the rule a logo raised it to Q', () => {
+    const logo = { image: Buffer.alloc(0), size: 15 };
+    expect(encode({ data, ecc: 'M', logo, fixedSymbol: fixed }).ecc).toBe('M');
+    expect(encode({ data, ecc: 'M', logo }).ecc).toBe('Q');
+  });
+
+  it('refuses a logo M cannot spare, naming the largest size that fits', () => {
+    const logo = { image: Buffer.alloc(0), size: 25 };
+    expect(() => encode({ data, ecc: 'M', logo, fixedSymbol: fixed })).toThrow(LogoTooLargeError);
+    try {
+      encode({ data, ecc: 'M', logo, fixedSymbol: fixed });
+    } catch (e) {
+      const largest = (e as LogoTooLargeError).largestSize as number;
+      expect(largest).toBeGreaterThanOrEqual(5);
+      const fits = { image: Buffer.alloc(0), size: largest };
+      expect(encode({ data, ecc: 'M', logo: fits, fixedSymbol: fixed }).ecc).toBe('M');
+    }
+  });
+
+  it('refuses content that needs a version above 13', () => {
+    expect(() =>
+      encode({ data: `${data}${'x'.repeat(331)}`, ecc: 'M', logo: null, fixedSymbol: fixed }),
+    ).toThrow(VersionTooLargeError);
   });
 });

@@ -11,6 +11,17 @@ const { electronicFormatIBAN, isSEPACountry, isValidBIC, isValidIBAN } = createR
 /** EPC069-12 §3.4: the whole payload, separators included, is at most 331 bytes. */
 export const EPC_MAX_BYTES = 331;
 
+/**
+ * EPC069-12 prescribes error correction M and version 13 at most, which holds 331 bytes. Non-ASCII
+ * UTF-8 goes behind a 12-bit ECI designator (ISO/IEC 18004 §7.4.2) that takes a byte of room: 330.
+ */
+export const EPC_ECC = 'M';
+export const EPC_MAX_VERSION = 13;
+
+function maxBytes(payload: string): number {
+  return /^\p{ASCII}*$/u.test(payload) ? EPC_MAX_BYTES : EPC_MAX_BYTES - 1;
+}
+
 /** The free-text elements, the ones to shorten when the payload is too long. */
 const TEXT_FIELDS = [
   'epc_payee_name',
@@ -74,12 +85,21 @@ function reference(f: QrContentFields): string {
   return rf;
 }
 
+/** ISO 9362: bank (4 letters), country (2 letters), location (2), optional branch (3). */
+const BIC = /^[A-Z]{4}([A-Z]{2})[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
+
 function bic(f: QrContentFields): string {
   const value = (f.epc_bic ?? '').replace(/ /g, '').toUpperCase();
-  if (value !== '' && !isValidBIC(value)) {
-    throw new ContentError('epc_bic', 'epc_bic must be a BIC of 8 or 11 characters');
+  if (value === '' || isValidBIC(value)) {
+    return value;
   }
-  return value;
+  const m = BIC.exec(value);
+  throw new ContentError(
+    'epc_bic',
+    m
+      ? `epc_bic ${value} has ${m[1]} where a BIC (ISO 9362) has the ISO 3166 code of its country, such as DE in COBADEFFXXX`
+      : 'epc_bic must be a BIC (ISO 9362): 4 letters for the bank, 2 for the country, 2 letters or digits for the location and optionally 3 for the branch, such as COBADEFFXXX',
+  );
 }
 
 function amount(f: QrContentFields): string {
@@ -135,13 +155,14 @@ export function encodeEpc(f: QrContentFields): string {
   }
   const payload = lines.join('\n');
   const bytes = Buffer.byteLength(payload, 'utf8');
-  if (bytes > EPC_MAX_BYTES) {
+  const limit = maxBytes(payload);
+  if (bytes > limit) {
     const longest = TEXT_FIELDS.reduce((a, b) =>
       Buffer.byteLength(f[b] ?? '') > Buffer.byteLength(f[a] ?? '') ? b : a,
     );
     throw new ContentError(
       longest,
-      `The EPC payload is ${bytes} bytes of UTF-8 and EPC069-12 allows ${EPC_MAX_BYTES}: shorten ${longest}`,
+      `The EPC payload is ${bytes} bytes of UTF-8 and EPC069-12 allows ${limit}${limit < EPC_MAX_BYTES ? ' (331 less the byte its UTF-8 marker takes in a version 13 code at level M)' : ''}: shorten ${longest}`,
     );
   }
   return payload;

@@ -8,6 +8,8 @@ import { encodeVcard } from './vcard';
 
 export * from './fields';
 export { crc16Ccitt } from './pix';
+export { EPC_ECC, EPC_MAX_VERSION } from './epc';
+export { PAYPAL_CURRENCIES } from './payments';
 export { numberToDecimal, normalizeDecimal, decimalInRange, decimalPlaces } from './decimal';
 
 const ENCODERS: Record<QrType, (f: QrContentFields, now: Date) => string> = {

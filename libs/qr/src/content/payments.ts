@@ -1,3 +1,5 @@
+import { isEmail } from 'class-validator';
+import { isBitcoinAddress, isElrondAddress, isEthereumAddress } from './addresses';
 import { decimalPlaces, fixedDecimal, scaleDecimal } from './decimal';
 import {
   ContentError,
@@ -11,28 +13,36 @@ import {
 /** Digits after the point each coin's amount can have: satoshis, wei, and EGLD's 18. */
 const COIN_PLACES = { bitcoin: 8, ethereum: 18, elrond: 18 } as const;
 
+/** An ENS name (EIP-137), which EIP-681 takes in place of an address. */
+const ENS_NAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
+
 /**
- * The addresses each scheme's grammar takes. BIP 21 `bitcoinaddress = *base58` (BIP 173 adds
- * bech32, letters and digits too) and `elrond:` erd1… bech32; EIP-681 `ethereum_address =
- * ( "0x" 40*HEXDIG ) / ENS_NAME`. Anything else, `?` or `&` above all, would change the URI's
- * parameters: `1Boat?amount=100` would ask for 100 BTC.
+ * The addresses each coin takes, checked by their checksums: Base58Check (legacy bitcoin),
+ * bech32/bech32m (BIP 173/350: bitcoin segwit, elrond erd1…), EIP-55 (mixed-case ethereum). A
+ * mistyped address sends money nowhere; one with `?` or `&` would also change the URI's
+ * parameters (`1Boat?amount=100` would ask for 100 BTC).
  */
 const COIN_ADDRESSES = {
-  bitcoin: { pattern: /^[A-Za-z0-9]{1,100}$/, example: 'bc1… or 1…, letters and digits' },
-  elrond: { pattern: /^[A-Za-z0-9]{1,100}$/, example: 'erd1…, letters and digits' },
+  bitcoin: {
+    valid: isBitcoinAddress,
+    example:
+      'a Base58Check address (1…, 3…) or a bech32/bech32m segwit address (bc1…) with a valid checksum',
+  },
+  elrond: { valid: isElrondAddress, example: 'a bech32 address erd1… with a valid checksum' },
   ethereum: {
-    pattern: /^(?:0x[0-9a-fA-F]{40}|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})$/,
-    example: '0x and 40 hex digits, or an ENS name such as vitalik.eth',
+    valid: (a: string) => isEthereumAddress(a) || ENS_NAME.test(a),
+    example:
+      '0x and 40 hex digits (in mixed case only with a valid EIP-55 checksum), or an ENS name such as vitalik.eth',
   },
 } as const;
 
 function cryptoAddress(f: QrContentFields, coin: (typeof CRYPTO_COINS)[number]): string {
-  const address = required(f, 'crypto_address').trim();
-  const { pattern, example } = COIN_ADDRESSES[coin];
-  if (!pattern.test(address)) {
+  const address = required(f, 'crypto_address');
+  const { valid, example } = COIN_ADDRESSES[coin];
+  if (!valid(address)) {
     throw new ContentError(
       'crypto_address',
-      `crypto_address must be a ${coin} address: ${example}`,
+      `crypto_address must be ${coin === 'bitcoin' ? 'a' : 'an'} ${coin} address: ${example}`,
     );
   }
   return address;
@@ -51,7 +61,7 @@ export function encodeCrypto(f: QrContentFields): string {
     return `${coin}:${address}`;
   }
   const places = COIN_PLACES[coin];
-  if (amount.startsWith('-') || decimalPlaces(amount) > places) {
+  if (amount.startsWith('-') || amount === '0' || decimalPlaces(amount) > places) {
     throw new ContentError(
       'crypto_amount',
       `crypto_amount must be a positive ${coin} amount with at most ${places} decimals`,
@@ -63,15 +73,24 @@ export function encodeCrypto(f: QrContentFields): string {
   return `${coin}:${address}?amount=${amount}`;
 }
 
-/** A fiat amount with exactly two decimals; more digits are refused, never rounded away. */
-export function fiatAmount(f: QrContentFields, key: DecimalField): string | undefined {
+/**
+ * A fiat amount above zero with exactly `places` decimals (2, or 0 for a currency without minor
+ * units); more digits are refused, never rounded away. A zero amount asks for nothing: to let the
+ * payer choose, leave the amount out.
+ */
+export function fiatAmount(f: QrContentFields, key: DecimalField, places = 2): string | undefined {
   const amount = decimalField(f, key);
   if (amount === undefined) {
     return undefined;
   }
-  const fixed = fixedDecimal(amount, 2);
-  if (fixed === null || fixed.startsWith('-')) {
-    throw new ContentError(key, `${key} must be a positive amount with at most 2 decimals`);
+  const fixed = fixedDecimal(amount, places);
+  if (fixed === null || fixed.startsWith('-') || amount === '0') {
+    throw new ContentError(
+      key,
+      places === 0
+        ? `${key} must be a whole amount above 0 in this currency, which has no decimals`
+        : `${key} must be an amount above 0 with at most ${places} decimals (leave it out to let the payer choose)`,
+    );
   }
   return fixed;
 }
@@ -82,6 +101,61 @@ const PAYPAL_COMMANDS = {
   donation: '_donations',
 } as const;
 
+/**
+ * The currencies PayPal takes (developer.paypal.com, "Currency codes"), each an ISO 4217 code;
+ * HUF, JPY and TWD without decimals.
+ */
+export const PAYPAL_CURRENCIES = [
+  'AUD',
+  'BRL',
+  'CAD',
+  'CNY',
+  'CZK',
+  'DKK',
+  'EUR',
+  'HKD',
+  'HUF',
+  'ILS',
+  'JPY',
+  'MYR',
+  'MXN',
+  'TWD',
+  'NZD',
+  'NOK',
+  'PHP',
+  'PLN',
+  'GBP',
+  'SGD',
+  'SEK',
+  'CHF',
+  'THB',
+  'USD',
+] as const;
+const WHOLE_CURRENCIES = new Set(['HUF', 'JPY', 'TWD']);
+
+/** A PayPal account's e-mail address or its 13-character merchant ID. */
+function paypalBusiness(f: QrContentFields): string {
+  const value = required(f, 'paypal_email');
+  if (!isEmail(value) && !/^[A-Z0-9]{13}$/.test(value)) {
+    throw new ContentError(
+      'paypal_email',
+      'paypal_email must be the e-mail address of a PayPal account or its merchant ID (13 capital letters and digits)',
+    );
+  }
+  return value;
+}
+
+function paypalCurrency(f: QrContentFields): string {
+  const value = (f.paypal_currency || 'USD').toUpperCase();
+  if (!(PAYPAL_CURRENCIES as readonly string[]).includes(value)) {
+    throw new ContentError(
+      'paypal_currency',
+      `paypal_currency must be one of the ISO 4217 codes PayPal takes: ${PAYPAL_CURRENCIES.join(', ')}`,
+    );
+  }
+  return value;
+}
+
 /** PayPal Payments Standard URL: _xclick, _cart (add=1) or _donations. */
 export function encodePaypal(f: QrContentFields): string {
   const type = f.paypal_type ?? 'buy_now';
@@ -89,15 +163,16 @@ export function encodePaypal(f: QrContentFields): string {
   if (type === 'add_to_cart') {
     params.set('add', '1');
   }
-  params.set('business', required(f, 'paypal_email'));
+  params.set('business', paypalBusiness(f));
   if (f.paypal_title) {
     params.set('item_name', f.paypal_title);
   }
-  const price = fiatAmount(f, 'paypal_price');
+  const currency = paypalCurrency(f);
+  const price = fiatAmount(f, 'paypal_price', WHOLE_CURRENCIES.has(currency) ? 0 : 2);
   if (price !== undefined) {
     params.set('amount', price);
   }
-  params.set('currency_code', (f.paypal_currency ?? 'USD').toUpperCase());
+  params.set('currency_code', currency);
   if (f.paypal_thank_you_url) {
     params.set('return', f.paypal_thank_you_url);
   }
@@ -107,10 +182,24 @@ export function encodePaypal(f: QrContentFields): string {
   return `https://www.paypal.com/cgi-bin/webscr?${params.toString().replace(/\+/g, '%20')}`;
 }
 
+/** NPCI's VPA (virtual payment address): a handle and the payment service provider's name. */
+const VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z]{2,64}$/;
+
+function vpa(f: QrContentFields): string {
+  const value = required(f, 'upi_payee_id');
+  if (!VPA.test(value)) {
+    throw new ContentError(
+      'upi_payee_id',
+      'upi_payee_id must be a UPI address (VPA) such as shop.name@okhdfcbank: letters, digits, . - _ then @ and the letters of the bank handle',
+    );
+  }
+  return value;
+}
+
 /** UPI deep link (NPCI "UPI Linking Specs"): upi://pay with percent-encoded parameters. */
 export function encodeUpi(f: QrContentFields): string {
   const params: Array<[string, string | undefined]> = [
-    ['pa', required(f, 'upi_payee_id')],
+    ['pa', vpa(f)],
     ['pn', required(f, 'upi_payee_name')],
     ['am', fiatAmount(f, 'upi_amount')],
     ['cu', 'INR'],

@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ContentError, encodeContent } from '.';
 
 /** A mailto: URI as a browser reads it (WHATWG URL), address and header fields decoded. */
@@ -69,20 +70,231 @@ describe('geo (RFC 5870)', () => {
   });
 });
 
+/** RFC 3966 `local-number-digits`, with `*` and `#` percent-encoded as this encoder writes them. */
+const TEL_LOCAL = /^tel:(?:[\d]|%2A|%23)+$/;
+
+const PHONE_RULE = (field: string) =>
+  new ContentError(
+    field,
+    `${field} must be a telephone number in international form such as +49 30 1234567 (one that libphonenumber knows as valid), or a local number or service code of digits, * and # (RFC 3966)`,
+  );
+
 describe('tel (RFC 3966)', () => {
   it.each([
-    ['+49 151 1234-5678', 'tel:+491511234-5678'],
-    ['+1 (555) 123.4567', 'tel:+1(555)123.4567'],
+    ['+49 151 1234-5678', 'tel:+4915112345678'],
+    ['+1 (415) 555.2671', 'tel:+14155552671'],
     ['\t+44 20 7946 0000 ', 'tel:+442079460000'],
-  ])('writes %p without spaces', (phone, uri) => {
+  ])('writes %p without its visual separators', (phone, uri) => {
     const tel = encodeContent('phone', { phone });
     expect(tel).toBe(uri);
     expect(tel).toMatch(TEL_GLOBAL);
+    // The number libphonenumber reads back is the one written.
+    expect(parsePhoneNumberFromString(tel.slice(4))?.number).toBe(tel.slice(4));
   });
 
-  it.each(['+49 30 / 123', 'call me', '+', '+49;ext=1'])('refuses %p', (phone) => {
-    expect(() => encodeContent('phone', { phone })).toThrow(
-      new ContentError('phone', 'phone must be a telephone number such as +49 30 1234567'),
+  it('percent-encodes * and # of a service code, so that a URL parser sees no fragment', () => {
+    const tel = encodeContent('phone', { phone: '*#06#' });
+    expect(tel).toBe('tel:%2A%2306%23');
+    expect(tel).toMatch(TEL_LOCAL);
+    const url = new URL(tel);
+    expect(url.hash).toBe('');
+    expect(decodeURIComponent(url.pathname)).toBe('*#06#');
+  });
+
+  it('writes a local number as typed, separators dropped', () => {
+    expect(encodeContent('phone', { phone: '030 123-456' })).toBe('tel:030123456');
+  });
+
+  it.each(['+49 30 / 123', 'call me', '+', '+49;ext=1', '+49 12', '+1 (555) 123.4567', '12:34'])(
+    'refuses %p',
+    (phone) => {
+      expect(() => encodeContent('phone', { phone })).toThrow(PHONE_RULE('phone'));
+    },
+  );
+});
+
+describe('sms (RFC 5724)', () => {
+  it('writes sms: with the number of tel: and a percent-encoded body, read back by WHATWG URL', () => {
+    const uri = encodeContent('sms', { sms: '+49 151 1234 5678', sms_body: 'Hi: 12:30 & #1?' });
+    expect(uri).toBe('sms:+4915112345678?body=Hi%3A%2012%3A30%20%26%20%231%3F');
+    const url = new URL(uri);
+    expect([url.protocol, url.pathname, url.searchParams.get('body'), url.hash]).toEqual([
+      'sms:',
+      '+4915112345678',
+      'Hi: 12:30 & #1?',
+      '',
+    ]);
+  });
+
+  it('refuses a number with a colon, which the SMSTO: form read as the end of the number', () => {
+    expect(() => encodeContent('sms', { sms: '12:34', sms_body: 'x' })).toThrow(PHONE_RULE('sms'));
+  });
+});
+
+describe('facetime', () => {
+  it('writes a number without spaces, or an e-mail address', () => {
+    expect(encodeContent('facetime', { facetime: '+1 415 555 2671' })).toBe(
+      'facetime:+14155552671',
+    );
+    expect(encodeContent('facetime', { facetime: 'me@example.com' })).toBe(
+      'facetime:me@example.com',
+    );
+    expect(new URL(encodeContent('facetime', { facetime: '+1 415 555 2671' })).pathname).toBe(
+      '+14155552671',
+    );
+  });
+
+  it('refuses what is neither', () => {
+    expect(() => encodeContent('facetime', { facetime: 'me @ home' })).toThrow(
+      new ContentError('facetime', 'facetime must be a telephone number or an e-mail address'),
+    );
+    expect(() => encodeContent('facetime', { facetime: 'John Smith' })).toThrow(
+      PHONE_RULE('facetime'),
+    );
+  });
+});
+
+describe('whatsapp (wa.me)', () => {
+  it.each([
+    ['+49 151 1234-5678', 'https://wa.me/4915112345678'],
+    ['49 151 12345678', 'https://wa.me/4915112345678'],
+  ])('writes %p as the digits of an international number', (whatsapp, uri) => {
+    expect(encodeContent('whatsapp', { whatsapp })).toBe(uri);
+  });
+
+  it.each(['n/a', '0151 12345678', '+49 12'])('refuses %p', (whatsapp) => {
+    expect(() => encodeContent('whatsapp', { whatsapp })).toThrow(
+      new ContentError(
+        'whatsapp',
+        'whatsapp must be a telephone number in international form such as +49 151 23456789 (one that libphonenumber knows as valid)',
+      ),
+    );
+  });
+});
+
+describe('url', () => {
+  it('writes an http(s) URL as a browser resolves it', () => {
+    expect(encodeContent('url', { url: 'https://Bücher.example/a b' })).toBe(
+      'https://xn--bcher-kva.example/a%20b',
+    );
+  });
+
+  it.each([
+    'javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'example.com/menu',
+    'ftp://example.com/file',
+    'https://paypal.com@evil.example/',
+  ])('refuses %p', (url) => {
+    expect(() => encodeContent('url', { url })).toThrow(
+      new ContentError(
+        'url',
+        'url must be an http:// or https:// URL with a host, such as https://example.com/menu',
+      ),
+    );
+  });
+});
+
+/**
+ * ZXing's WifiResultParser, in short: fields `T:`, `S:`, `P:`, `H:` split at unescaped `;`, a
+ * backslash escapes the next character. ZXing's Android client then reads an SSID of hex digits
+ * alone as hex bytes, unless it is in double quotes (WifiConfigManager.quoteNonHex).
+ */
+function readWifi(payload: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const body = payload.slice('WIFI:'.length);
+  let key = '';
+  let value = '';
+  let inKey = true;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch === '\\' && !inKey) {
+      value += body[++i];
+    } else if (inKey && ch === ':') {
+      inKey = false;
+    } else if (inKey) {
+      key += ch;
+    } else if (ch === ';') {
+      out[key] = value;
+      [key, value, inKey] = ['', '', true];
+    } else {
+      value += ch;
+    }
+  }
+  return out;
+}
+
+describe('Wi-Fi (IEEE 802.11)', () => {
+  const wpa = { wifi_encryption: 'WPA/WPA2', wifi_ssid: 'Lobby' } as const;
+
+  it('keeps white space around the SSID and the password', () => {
+    const payload = encodeContent('wifi', {
+      ...wpa,
+      wifi_ssid: ' Lobby ',
+      wifi_password: ' 1234567',
+    });
+    expect(readWifi(payload)).toEqual({ T: 'WPA', S: ' Lobby ', P: ' 1234567' });
+  });
+
+  it.each(['CAFE', '0123', 'deadBEEF'])('quotes the hex-looking SSID %p', (ssid) => {
+    expect(
+      readWifi(encodeContent('wifi', { ...wpa, wifi_ssid: ssid, wifi_password: 'password' })).S,
+    ).toBe(`"${ssid}"`);
+  });
+
+  it('takes a 32-octet SSID and refuses a 33-octet one', () => {
+    expect(encodeContent('wifi', { wifi_ssid: 'é'.repeat(16) })).toBe(
+      `WIFI:T:nopass;S:${'é'.repeat(16)};;`,
+    );
+    expect(() => encodeContent('wifi', { wifi_ssid: `${'é'.repeat(16)}x` })).toThrow(
+      new ContentError('wifi_ssid', 'wifi_ssid is 33 bytes of UTF-8; IEEE 802.11 allows 32'),
+    );
+  });
+
+  it.each(['12345678', 'x'.repeat(63), 'a'.repeat(64), ' 1234567'])(
+    'takes the WPA key %p',
+    (wifi_password) => {
+      expect(readWifi(encodeContent('wifi', { ...wpa, wifi_password })).P).toBe(wifi_password);
+    },
+  );
+
+  it.each(['1234567', 'x'.repeat(64), 'g'.repeat(64), 'x'.repeat(70), 'pässwort', '12345678\n'])(
+    'refuses the WPA key %p',
+    (wifi_password) => {
+      expect(() => encodeContent('wifi', { ...wpa, wifi_password })).toThrow(
+        new ContentError(
+          'wifi_password',
+          'wifi_password for WPA must be 8 to 63 printable ASCII characters or 64 hex digits (IEEE 802.11)',
+        ),
+      );
+    },
+  );
+
+  it.each(['abcde', 'abcdefghijklm', '0123456789', 'A'.repeat(26)])(
+    'takes the WEP key %p',
+    (wifi_password) => {
+      const payload = encodeContent('wifi', { ...wpa, wifi_encryption: 'WEP', wifi_password });
+      expect(readWifi(payload).P).toBe(wifi_password);
+    },
+  );
+
+  it.each(['abcdefg', '012345678', 'G'.repeat(26), 'abcd'])('refuses the WEP key %p', (key) => {
+    expect(() =>
+      encodeContent('wifi', { ...wpa, wifi_encryption: 'WEP', wifi_password: key }),
+    ).toThrow(
+      new ContentError(
+        'wifi_password',
+        'wifi_password for WEP must be 5 or 13 ASCII characters or 10 or 26 hex digits (IEEE 802.11)',
+      ),
+    );
+  });
+
+  it('refuses a password for an open network rather than leave it out', () => {
+    expect(() => encodeContent('wifi', { wifi_ssid: 'Lobby', wifi_password: 'secret123' })).toThrow(
+      new ContentError(
+        'wifi_password',
+        'wifi_password must be empty when wifi_encryption is nopass (an open network has no password)',
+      ),
     );
   });
 });

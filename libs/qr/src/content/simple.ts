@@ -1,29 +1,38 @@
+import { isEmail } from 'class-validator';
+import { isHttpUrl, normalizeHttpUrl } from '@app/common';
 import { decimalInRange } from './decimal';
 import { ContentError, decimalField, DecimalField, QrContentFields, required } from './fields';
+import { globalNumber, telephoneSubscriber } from './phone';
 
 export function encodeText(f: QrContentFields): string {
   return required(f, 'text');
 }
 
+/** Only an http(s) URL with a host, written as a browser resolves it (see IsHttpUrl). */
 export function encodeUrl(f: QrContentFields): string {
-  return required(f, 'url');
-}
-
-/** RFC 3966: a global number (`+` and digits) or a local one, with only `-.()` between digits. */
-const TEL_NUMBER = /^(\+[\d().-]*\d[\d().-]*|[\dA-Fa-f*#().-]*[\dA-Fa-f*#][\dA-Fa-f*#().-]*)$/;
-
-/** A tel: URI (RFC 3966): the spaces people type between digit groups are not allowed in it. */
-export function encodePhone(f: QrContentFields): string {
-  const number = required(f, 'phone').replace(/\s/g, '');
-  if (!TEL_NUMBER.test(number)) {
-    throw new ContentError('phone', 'phone must be a telephone number such as +49 30 1234567');
+  const url = required(f, 'url');
+  const href = normalizeHttpUrl(url);
+  if (href === null || !isHttpUrl(url)) {
+    throw new ContentError(
+      'url',
+      'url must be an http:// or https:// URL with a host, such as https://example.com/menu',
+    );
   }
-  return `tel:${number}`;
+  return href;
 }
 
-/** SMSTO:number:body, read by Android and iOS scanners alike. */
+/** A tel: URI (RFC 3966): see telephoneSubscriber. */
+export function encodePhone(f: QrContentFields): string {
+  return `tel:${telephoneSubscriber('phone', required(f, 'phone'))}`;
+}
+
+/**
+ * An sms: URI (RFC 5724): the number as in tel:, the body percent-encoded as UTF-8. ZXing-based
+ * scanners and iOS read it as Android's SMSTO: form; a `:` in the number can no longer end it.
+ */
 export function encodeSms(f: QrContentFields): string {
-  return `SMSTO:${required(f, 'sms')}:${f.sms_body ?? ''}`;
+  const number = telephoneSubscriber('sms', required(f, 'sms'));
+  return f.sms_body ? `sms:${number}?body=${pctEncode(f.sms_body, UNRESERVED)}` : `sms:${number}`;
 }
 
 /**
@@ -44,6 +53,9 @@ function pctEncode(value: string, keep: RegExp): string {
   }
   return out;
 }
+
+/** RFC 3986 unreserved characters. */
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
 /** Header values: `qchar` less `+`, which form decoders read as a space. */
 const HFVALUE = /[A-Za-z0-9\-._~!$'()*,;:@]/;
@@ -67,15 +79,33 @@ export function encodeEmail(f: QrContentFields): string {
   return params.length ? `mailto:${to}?${params.join('&')}` : `mailto:${to}`;
 }
 
-/** wa.me takes the number in international form with digits only. */
+/** wa.me takes the number in international form with digits only (no + either). */
 export function encodeWhatsapp(f: QrContentFields): string {
-  const digits = required(f, 'whatsapp').replace(/\D/g, '');
+  const value = required(f, 'whatsapp');
+  const number = globalNumber(value.trim().startsWith('+') ? value : `+${value}`);
+  if (number === null) {
+    throw new ContentError(
+      'whatsapp',
+      'whatsapp must be a telephone number in international form such as +49 151 23456789 (one that libphonenumber knows as valid)',
+    );
+  }
   const text = f.whatsapp_body ? `?text=${encodeURIComponent(f.whatsapp_body)}` : '';
-  return `https://wa.me/${digits}${text}`;
+  return `https://wa.me/${number.slice(1)}${text}`;
 }
 
+/** Apple's facetime: URI takes a telephone number (as in tel:) or an e-mail address. */
 export function encodeFacetime(f: QrContentFields): string {
-  return `facetime:${required(f, 'facetime')}`;
+  const value = required(f, 'facetime');
+  if (value.includes('@')) {
+    if (!isEmail(value)) {
+      throw new ContentError(
+        'facetime',
+        'facetime must be a telephone number or an e-mail address',
+      );
+    }
+    return `facetime:${pctEncode(value, QCHAR)}`;
+  }
+  return `facetime:${telephoneSubscriber('facetime', value)}`;
 }
 
 function coordinate(f: QrContentFields, key: DecimalField, limit: string): string {
@@ -94,14 +124,66 @@ export function encodeLocation(f: QrContentFields): string {
   return `geo:${latitude},${longitude}`;
 }
 
-/** The Wi-Fi network config format (ZXing's WIFI:), with `\ ; , : "` escaped by a backslash. */
+const HEX = /^[0-9A-Fa-f]+$/;
+/** Printable ASCII, the characters of a WPA passphrase (IEEE 802.11 annex J.4.1). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** IEEE 802.11: an SSID is 0 to 32 octets (here 1 to 32 of UTF-8). */
+function ssid(f: QrContentFields): string {
+  const value = required(f, 'wifi_ssid');
+  if (Buffer.byteLength(value, 'utf8') > 32) {
+    throw new ContentError(
+      'wifi_ssid',
+      `wifi_ssid is ${Buffer.byteLength(value, 'utf8')} bytes of UTF-8; IEEE 802.11 allows 32`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The key as IEEE 802.11 takes it: WPA a passphrase of 8 to 63 printable ASCII characters or a
+ * 256-bit key as 64 hex digits; WEP 5 or 13 ASCII characters or 10 or 26 hex digits. Those hex
+ * lengths are the ones ZXing reads as hex, the others it quotes, so no quotes are needed here.
+ */
+function wifiPassword(f: QrContentFields, type: 'WEP' | 'WPA'): string {
+  const value = required(f, 'wifi_password');
+  const ascii = PRINTABLE_ASCII.test(value);
+  const ok =
+    type === 'WPA'
+      ? (ascii && value.length >= 8 && value.length <= 63) ||
+        (value.length === 64 && HEX.test(value))
+      : (ascii && (value.length === 5 || value.length === 13)) ||
+        ((value.length === 10 || value.length === 26) && HEX.test(value));
+  if (!ok) {
+    throw new ContentError(
+      'wifi_password',
+      type === 'WPA'
+        ? 'wifi_password for WPA must be 8 to 63 printable ASCII characters or 64 hex digits (IEEE 802.11)'
+        : 'wifi_password for WEP must be 5 or 13 ASCII characters or 10 or 26 hex digits (IEEE 802.11)',
+    );
+  }
+  return value;
+}
+
+/**
+ * The Wi-Fi network config format (ZXing's WIFI:), with `\ ; , : "` escaped by a backslash. An SSID
+ * of hex digits alone (`CAFE`) is put in double quotes, as ZXing's format asks: without them
+ * ZXing-based apps read it as the hex of the bytes 0xCA 0xFE. Without encryption there is no
+ * password: one sent anyway is refused rather than left out.
+ */
 export function encodeWifi(f: QrContentFields): string {
   const esc = (v: string): string => v.replace(/([\\;,:"])/g, '\\$1');
   const encryption = f.wifi_encryption ?? 'nopass';
   const type = encryption === 'WPA/WPA2' ? 'WPA' : encryption;
-  const parts = [`T:${type}`, `S:${esc(required(f, 'wifi_ssid'))}`];
+  const name = ssid(f);
+  const parts = [`T:${type}`, `S:${HEX.test(name) ? `"${name}"` : esc(name)}`];
   if (type !== 'nopass') {
-    parts.push(`P:${esc(required(f, 'wifi_password'))}`);
+    parts.push(`P:${esc(wifiPassword(f, type))}`);
+  } else if (f.wifi_password) {
+    throw new ContentError(
+      'wifi_password',
+      'wifi_password must be empty when wifi_encryption is nopass (an open network has no password)',
+    );
   }
   if (f.wifi_is_hidden) {
     parts.push('H:true');

@@ -20,7 +20,7 @@ function phoneNumber(value: string): string {
 
 /** BDAY (RFC 2426 §3.1.5) as a calendar date, YYYY-MM-DD, that exists. */
 function birthday(value: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
   if (!m || !date || date.toISOString().slice(0, 10) !== m[0]) {
     throw new ContentError(
@@ -52,11 +52,20 @@ export function encodeVcard(f: QrContentFields): string {
   const t = (v: string | undefined): string => escapeText(v ?? '');
   const first = f.vcard_first_name ?? '';
   const last = f.vcard_last_name ?? '';
+  const formatted = [first, last].filter(Boolean).join(' ') || f.vcard_company || '';
+  if (formatted.trim() === '') {
+    // RFC 2426 §3.1.1 (and RFC 6350 §6.2.1): FN is required and names someone. Deriving it from
+    // an e-mail address or a phone number would show the contact under a name nobody gave it.
+    throw new ContentError(
+      'vcard_first_name',
+      'A vCard needs a name (RFC 2426 FN): give vcard_first_name, vcard_last_name or vcard_company',
+    );
+  }
   const lines = [
     'BEGIN:VCARD',
     'VERSION:3.0',
     `N:${t(last)};${t(first)};;;`,
-    `FN:${escapeText([first, last].filter(Boolean).join(' ') || f.vcard_company || '')}`,
+    `FN:${escapeText(formatted)}`,
   ];
   if (f.vcard_company) {
     lines.push(`ORG:${t(f.vcard_company)}`);

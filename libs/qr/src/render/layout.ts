@@ -7,8 +7,10 @@ import {
   DataTooLongError,
   finderOrigins,
   inFinder,
+  LogoTooLargeError,
   maxEcc,
   QrMatrix,
+  VersionTooLargeError,
 } from './matrix';
 import { Ecc, MIN_QUIET_ZONE, RenderOptions } from './options';
 import { eyeShapes, moduleShape, Prim, Shape } from './shapes';
@@ -74,11 +76,14 @@ export function logoArea(
  * in seven at version 16, one in twenty at 14, none at 11), for little more headroom: the logo
  * grows with the symbol, so it takes about the same share of every block at either level.
  */
-export function encode(options: Pick<RenderOptions, 'data' | 'ecc' | 'logo'>): {
+export function encode(options: Pick<RenderOptions, 'data' | 'ecc' | 'logo' | 'fixedSymbol'>): {
   matrix: QrMatrix;
   ecc: Ecc;
 } {
   const { data, logo } = options;
+  if (options.fixedSymbol) {
+    return fixedSymbol(options, options.fixedSymbol.maxVersion);
+  }
   if (!logo) {
     return { matrix: createMatrix(data, options.ecc), ecc: options.ecc };
   }
@@ -99,6 +104,36 @@ export function encode(options: Pick<RenderOptions, 'data' | 'ecc' | 'logo'>): {
     return { matrix: q, ecc: 'Q' };
   }
   return { matrix: createMatrix(data, 'H'), ecc: 'H' };
+}
+
+/** Whether a logo of `percent` % leaves a quarter of what each block of `ecc` corrects. */
+function logoFits(matrix: QrMatrix, ecc: Ecc, percent: number): boolean {
+  const { damaged, correctable } = worstBlockDamage(
+    matrix,
+    ecc,
+    logoArea(matrix.size, percent).covers,
+  );
+  return damaged * 4 <= correctable * 3;
+}
+
+/** The symbol at exactly the level asked, within the largest version, the logo within its means. */
+function fixedSymbol(
+  options: Pick<RenderOptions, 'data' | 'ecc' | 'logo'>,
+  maxVersion: number,
+): { matrix: QrMatrix; ecc: Ecc } {
+  const { ecc, logo } = options;
+  const matrix = createMatrix(options.data, ecc);
+  if (matrix.version > maxVersion) {
+    throw new VersionTooLargeError(ecc, matrix.version, maxVersion);
+  }
+  if (logo && !logoFits(matrix, ecc, logo.size)) {
+    let largest: number | null = null;
+    for (let percent = Math.floor(logo.size) - 1; percent >= 5 && largest === null; percent--) {
+      largest = logoFits(matrix, ecc, percent) ? percent : null;
+    }
+    throw new LogoTooLargeError(ecc, largest);
+  }
+  return { matrix, ecc };
 }
 
 function scalePrim(p: Prim, m: number, ox: number, oy: number): Prim {

@@ -27,6 +27,32 @@ export class DataTooLongError extends Error {
   }
 }
 
+/** A standard fixes the level and the largest version, and the content needs a larger one. */
+export class VersionTooLargeError extends Error {
+  constructor(
+    readonly ecc: Ecc,
+    readonly version: number,
+    readonly maxVersion: number,
+  ) {
+    super(`The content needs version ${version} at level ${ecc}; at most ${maxVersion} is allowed`);
+    this.name = 'VersionTooLargeError';
+  }
+}
+
+/**
+ * A standard fixes the level, and the logo covers more codewords than that level can spare.
+ * `largestSize` is the largest logo size (percent) that it can, or null when none can.
+ */
+export class LogoTooLargeError extends Error {
+  constructor(
+    readonly ecc: Ecc,
+    readonly largestSize: number | null,
+  ) {
+    super(`The logo covers more than error correction ${ecc} can spare`);
+    this.name = 'LogoTooLargeError';
+  }
+}
+
 /** A segment as the `qrcode` package writes it: mode indicator, count field, then the data. */
 interface RawSegment {
   mode: { id: string; bit: number; ccBits: number[] };

@@ -104,6 +104,12 @@ export interface RenderOptions {
   backgroundImage: { image: Buffer; transparency: number } | null;
   foregroundImage: { image: Buffer; transparency: number } | null;
   frame: FrameOptions | null;
+  /**
+   * A payload standard that fixes the symbol (EPC069-12: level M, version 13 at most): `ecc` is
+   * encoded as asked even under a logo, and a logo that level cannot spare is an error, never a
+   * higher level; so is content that needs a larger version.
+   */
+  fixedSymbol?: { maxVersion: number };
 }
 
 export const MIN_QUIET_ZONE = 2;

@@ -1,67 +1,73 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsFormBoolean, normalizeHttpUrl, OptionalText } from '@app/common';
+import { IsFormBoolean, IsHttpUrl } from '@app/common';
 import { WIFI_ENCRYPTIONS } from '@app/qr';
+import { ContentText } from './content-text';
 import { DecimalString } from './form-number';
 import { oneOf } from './one-of';
 
 /** Content of type text. */
 export class QrTextFields {
-  @OptionalText(3000)
+  @ContentText(3000)
   text?: string;
 }
 
 /** Content of type url. */
 export class QrUrlFields {
-  // An http(s) address is stored as the URL parser writes it: plain ASCII (punycode host,
-  // percent-encoded path and query), which every scanner reads the same; other text as it is.
-  @OptionalText(2048)
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? (normalizeHttpUrl(value) ?? value) : value,
-  )
+  // An http(s) URL with a host, stored as a browser resolves it (IsHttpUrl: punycode host,
+  // percent-encoded path and query, plain ASCII that every scanner reads the same), as links are.
+  // Anything else is refused: `javascript:` and `data:` URLs run or show what a scanner's browser
+  // should not, and `example.com/menu` has no scheme to open it with; guessing https:// would
+  // encode an address the user did not write (a link's destination is refused the same way).
+  @ApiPropertyOptional({
+    maxLength: 2048,
+    description: 'An http:// or https:// URL with a host. Required for type url.',
+    example: 'https://example.com/menu',
+  })
+  @IsOptional()
+  @IsHttpUrl(2048)
   url?: string;
 }
 
 /** Content of type phone. */
 export class QrPhoneFields {
-  @OptionalText(32)
+  @ContentText(32)
   phone?: string;
 }
 
 /** Content of type sms. */
 export class QrSmsFields {
-  @OptionalText(32)
+  @ContentText(32)
   sms?: string;
 
-  @OptionalText(160)
+  @ContentText(160)
   sms_body?: string;
 }
 
 /** Content of type email. */
 export class QrEmailFields {
-  @OptionalText(360)
+  @ContentText(360)
   email?: string;
 
-  @OptionalText(256)
+  @ContentText(256)
   email_subject?: string;
 
-  @OptionalText(2048)
+  @ContentText(2048)
   email_body?: string;
 }
 
 /** Content of type whatsapp. */
 export class QrWhatsappFields {
-  @OptionalText(32)
+  @ContentText(32)
   whatsapp?: string;
 
-  @OptionalText(2048)
+  @ContentText(2048)
   whatsapp_body?: string;
 }
 
 /** Content of type facetime. */
 export class QrFacetimeFields {
-  @OptionalText(32)
+  @ContentText(32)
   facetime?: string;
 }
 
@@ -95,10 +101,10 @@ export class QrWifiFields {
   @IsFormBoolean()
   wifi_is_hidden?: boolean;
 
-  @OptionalText(128)
+  @ContentText(128)
   wifi_ssid?: string;
 
-  @OptionalText(128)
+  @ContentText(128)
   wifi_password?: string;
 
   @ApiPropertyOptional({

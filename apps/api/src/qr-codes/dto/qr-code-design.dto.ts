@@ -44,7 +44,7 @@ export class QrStyleFields {
   @ApiPropertyOptional({
     enum: ECC_LEVELS,
     description:
-      'Error correction. Under a logo the code is encoded at least at Q, and at H when H fits in the same version or when the codewords the logo covers would take more than three quarters of what a block of Q corrects; settings keep the level asked for.',
+      'Error correction. An epc code is always M (EPC069-12): another level is refused, and so is a logo that M cannot spare. Under a logo other codes are encoded at least at Q, and at H when H fits in the same version or when the codewords the logo covers would take more than three quarters of what a block of Q corrects; settings keep the level asked for.',
   })
   @IsOptional()
   @IsIn(ECC_LEVELS, oneOf(ECC_LEVELS))

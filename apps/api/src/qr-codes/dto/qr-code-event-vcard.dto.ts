@@ -1,76 +1,77 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { OptionalText, OptionalTextList } from '@app/common';
+import { OptionalTextList } from '@app/common';
+import { ContentText } from './content-text';
 
 /** Content of type event (a calendar entry). */
 export class QrEventFields {
-  @OptionalText(128)
+  @ContentText(128)
   event?: string;
 
-  @OptionalText(128)
+  @ContentText(128)
   event_location?: string;
 
-  @OptionalText(1024)
+  @ContentText(1024)
   event_url?: string;
 
-  @OptionalText(256)
+  @ContentText(256)
   event_note?: string;
 
-  @OptionalText(64)
+  @ContentText(64)
   event_timezone?: string;
 
-  @OptionalText(19)
+  @ContentText(19)
   event_start_datetime?: string;
 
-  @OptionalText(19)
+  @ContentText(19)
   event_end_datetime?: string;
 
-  @OptionalText(19)
+  @ContentText(19)
   event_first_alert_datetime?: string;
 
-  @OptionalText(19)
+  @ContentText(19)
   event_second_alert_datetime?: string;
 }
 
 /** Content of type vcard (a contact card), or `vcard` verbatim. */
 export class QrVcardFields {
-  @OptionalText(64)
+  @ContentText(64)
   vcard_first_name?: string;
 
-  @OptionalText(64)
+  @ContentText(64)
   vcard_last_name?: string;
 
-  @OptionalText(64)
+  @ContentText(64)
   vcard_company?: string;
 
-  @OptionalText(64)
+  @ContentText(64)
   vcard_job_title?: string;
 
-  @OptionalText(320)
+  @ContentText(320)
   vcard_email?: string;
 
-  @OptionalText(1024)
+  @ContentText(1024)
   vcard_url?: string;
 
-  @OptionalText(16)
+  @ContentText(16)
   vcard_birthday?: string;
 
-  @OptionalText(128)
+  @ContentText(128)
   vcard_street?: string;
 
-  @OptionalText(64)
+  @ContentText(64)
   vcard_city?: string;
 
-  @OptionalText(32)
+  @ContentText(32)
   vcard_zip?: string;
 
-  @OptionalText(32)
+  @ContentText(32)
   vcard_region?: string;
 
-  @OptionalText(32)
+  @ContentText(32)
   vcard_country?: string;
 
-  @OptionalText(256)
+  @ContentText(256)
   vcard_note?: string;
 
   @OptionalTextList(20, 32)

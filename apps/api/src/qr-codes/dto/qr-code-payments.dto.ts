@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { OptionalText } from '@app/common';
 import { CRYPTO_COINS, PAYPAL_TYPES } from '@app/qr';
+import { ContentText } from './content-text';
 import { DecimalString } from './form-number';
 import { oneOf } from './one-of';
 
@@ -15,7 +15,7 @@ export class QrCryptoFields {
   @DecimalString('0', '1000000000000', '0.00000001')
   crypto_amount?: string;
 
-  @OptionalText(128)
+  @ContentText(128)
   crypto_address?: string;
 
   @ApiPropertyOptional({
@@ -38,19 +38,19 @@ export class QrPaypalFields {
   @DecimalString('0', '1000000000', '12.50')
   paypal_price?: string;
 
-  @OptionalText(320)
+  @ContentText(320)
   paypal_email?: string;
 
-  @OptionalText(256)
+  @ContentText(256)
   paypal_title?: string;
 
-  @OptionalText(3)
+  @ContentText(3)
   paypal_currency?: string;
 
-  @OptionalText(1024)
+  @ContentText(1024)
   paypal_thank_you_url?: string;
 
-  @OptionalText(1024)
+  @ContentText(1024)
   paypal_cancel_url?: string;
 
   @ApiPropertyOptional({
@@ -68,25 +68,25 @@ export class QrUpiFields {
   @DecimalString('0', '1000000000', '99.00')
   upi_amount?: string;
 
-  @OptionalText(64)
+  @ContentText(64)
   upi_payee_id?: string;
 
-  @OptionalText(128)
+  @ContentText(128)
   upi_payee_name?: string;
 
-  @OptionalText(3)
+  @ContentText(3)
   upi_currency?: string;
 
-  @OptionalText(35)
+  @ContentText(35)
   upi_transaction_id?: string;
 
-  @OptionalText(80)
+  @ContentText(80)
   upi_transaction_note?: string;
 
-  @OptionalText(35)
+  @ContentText(35)
   upi_transaction_reference?: string;
 
-  @OptionalText(256)
+  @ContentText(256)
   upi_thank_you_url?: string;
 
   @ApiPropertyOptional({
@@ -104,25 +104,25 @@ export class QrEpcFields {
   @DecimalString('0.01', '999999999.99', '12.50')
   epc_amount?: string;
 
-  @OptionalText(34)
+  @ContentText(34)
   epc_iban?: string;
 
-  @OptionalText(70)
+  @ContentText(70)
   epc_payee_name?: string;
 
-  @OptionalText(3)
+  @ContentText(3)
   epc_currency?: string;
 
-  @OptionalText(11)
+  @ContentText(11)
   epc_bic?: string;
 
-  @OptionalText(35)
+  @ContentText(35)
   epc_remittance_reference?: string;
 
-  @OptionalText(140)
+  @ContentText(140)
   epc_remittance_text?: string;
 
-  @OptionalText(70)
+  @ContentText(70)
   information?: string;
 
   @ApiPropertyOptional({
@@ -140,22 +140,22 @@ export class QrPixFields {
   @DecimalString('0', '1000000000', '10.00')
   pix_amount?: string;
 
-  @OptionalText(64)
+  @ContentText(64)
   pix_payee_key?: string;
 
-  @OptionalText(99)
+  @ContentText(99)
   pix_payee_name?: string;
 
-  @OptionalText(3)
+  @ContentText(3)
   pix_currency?: string;
 
-  @OptionalText(99)
+  @ContentText(99)
   pix_city?: string;
 
-  @OptionalText(99)
+  @ContentText(99)
   pix_transaction_id?: string;
 
-  @OptionalText(128)
+  @ContentText(128)
   pix_description?: string;
 
   @ApiPropertyOptional({
