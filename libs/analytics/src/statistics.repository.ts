@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { type Dimension, firstDayOfMonth, monthOfDay, monthsClosedThrough } from '@app/database';
-import { readCommitted } from '@app/database/sqlite-reader';
+import { readCommitted } from '@app/database/engine/sqlite/sqlite-reader';
 
 /** Whose statistics: an account as a whole, or some of its links (one, or a project's). */
 export type StatsScope =

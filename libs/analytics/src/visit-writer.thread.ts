@@ -5,7 +5,7 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import type Redis from 'ioredis';
 // Each from its own file, not the libraries' indexes, so that the thread loads only what it uses.
 import { AppDataSource, buildDataSourceOptions } from '@app/database/data-source';
-import { SqliteWriteLock } from '@app/database/sqlite-write-lock';
+import { SqliteWriteLock } from '@app/database/engine/sqlite/sqlite-write-lock';
 import { closeRedisClient, createRedisClient } from '@app/redis/redis.module';
 import { UniqueVisitors } from './unique-visitors';
 import { VisitBatch } from './visit-batch';

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config/app-config';
 // Each from its own file, not the libraries' indexes: this runs in the visit writer thread, which
 // should load the database code it uses and not the whole API with it (about 40 MB less).
 import { DateTimeTexts, sqliteConnection } from '@app/database/db-values';
+import type { SqliteWriteLock } from '@app/database/engine/sqlite/sqlite-write-lock';
 import { monthsClosedThrough, SELECT_MARK } from '@app/database/rollups/closed-months';
 import { sqliteRollupWriter, writeRollupsPostgres } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
@@ -13,7 +14,6 @@ import {
   POSTGRES_ARRAY_TYPES,
   VISIT_COLUMNS,
 } from '@app/database/rollups/visit-columns';
-import type { SqliteWriteLock } from '@app/database/sqlite-write-lock';
 import { holdClosedMonths } from '@app/database/statistics/stat-tables';
 import {
   belowClicksLimit,

@@ -3,13 +3,13 @@ import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '@app/config';
 import { sqliteConnection } from './db-values';
+import { usePostgresUtc } from './engine/postgres/postgres-utc';
+import { stopSqliteReader } from './engine/sqlite/sqlite-reader';
+import { serializeSqliteTransactions } from './engine/sqlite/sqlite-transactions';
+import { sqliteWriteLock } from './engine/sqlite/sqlite-write-lock';
+import { WalCheckpointer } from './engine/sqlite/wal-checkpointer';
 import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
-import { usePostgresUtc } from './postgres-utc';
-import { stopSqliteReader } from './sqlite-reader';
-import { serializeSqliteTransactions } from './sqlite-transactions';
-import { sqliteWriteLock } from './sqlite-write-lock';
-import { WalCheckpointer } from './wal-checkpointer';
 
 /**
  * TypeORM options for either dialect. The schema only ever changes through migrations:

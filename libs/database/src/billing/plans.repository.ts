@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { RowReader } from '../row-reader';
+import { RowReader } from '../engine/row-reader';
 import { UserEntity } from '../users/user.entity';
 import { PlanEntity } from './plan.entity';
 

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { queryPrepared } from '../prepared-query';
+import { queryPrepared } from '../engine/prepared-query';
 import type { LimitedResource } from './plan-settings';
 
 /** Tables whose rows count against a limit, each row owned through `user_id`. */

@@ -1,5 +1,5 @@
 import { type EntityManager, QueryFailedError } from 'typeorm';
-import { prepared, sqliteConnection } from './db-values';
+import { prepared, sqliteConnection } from '../db-values';
 
 /** The pg pool under TypeORM's PostgreSQL driver, as far as it is used here. */
 interface PgPool {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { RowReader } from '../row-reader';
+import { RowReader } from '../engine/row-reader';
 import { ApiKeyEntity } from './api-key.entity';
 import { UserEntity } from './user.entity';
 
