@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DOMAIN_CHANGED } from '@app/common';
-import { deleteLinkVisitsInChunks, DomainEntity, LinkEntity, VisitEntity } from '@app/database';
+import { Db, deleteLinkVisitsInChunks, DomainEntity, LinkEntity, VisitEntity } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -650,7 +650,7 @@ describe('Domains', () => {
     const other = await t.createUser();
     const refused = await t.http.delete(`/v1/domains/${id}`).set('Authorization', other.auth);
     expect(refused.status).toBe(404);
-    const chunked = await deleteLinkVisitsInChunks(t.dataSource.manager, other.id, {
+    const chunked = await deleteLinkVisitsInChunks(t.app.get(Db), other.id, {
       domainId: id,
     });
     expect(chunked).toBe(0);

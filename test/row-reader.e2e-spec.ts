@@ -1,12 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import {
-  DomainEntity,
-  LinkEntity,
-  PlanEntity,
-  queryPrepared,
-  RowReader,
-  UserEntity,
-} from '@app/database';
+import { DomainEntity, LinkEntity, PlanEntity, Db, RowReader, UserEntity } from '@app/database';
 import { createTestApp, TestApp } from '@app/testing';
 
 /**
@@ -61,7 +54,7 @@ describe(RowReader.name, () => {
       const repo = t.dataSource.getRepository(
         { users: UserEntity, plans: PlanEntity, domains: DomainEntity, links: LinkEntity }[table]!,
       );
-      const read = await new RowReader(repo).one('"id" = ?', [id]);
+      const read = await new RowReader(t.app.get(Db), repo).one('"id" = ?', [id]);
       const found = await repo.findOneBy({ id });
       expect(found).not.toBeNull();
       expect(read).toEqual(found);
@@ -71,7 +64,7 @@ describe(RowReader.name, () => {
 
   it('binds booleans, finds ids, and answers null when nothing matches', async () => {
     const domains = t.dataSource.getRepository(DomainEntity);
-    const reader = new RowReader(domains);
+    const reader = new RowReader(t.app.get(Db), domains);
     const enabled = await reader.one('"host" = ? AND "is_enabled" = ?', [
       'go.row-reader.test',
       true,
@@ -84,7 +77,7 @@ describe(RowReader.name, () => {
     expect(await reader.firstId('"host" = ?', ['nowhere.test'])).toBeNull();
   });
 
-  describe(queryPrepared.name, () => {
+  describe('Db.prepared', () => {
     const sql = (text: string): string =>
       t.dataSource.options.type === 'postgres' ? text.replace('?', '$1') : text;
 
@@ -94,26 +87,29 @@ describe(RowReader.name, () => {
       const expected = await t.dataSource.manager.query(text, [user.id]);
       expect(expected).toHaveLength(1);
       for (let i = 0; i < 3; i += 1) {
-        expect(await queryPrepared(t.dataSource.manager, text, [user.id])).toEqual(expected);
+        expect(await t.app.get(Db).prepared(text).all([user.id])).toEqual(expected);
       }
-      expect(await queryPrepared(t.dataSource.manager, text, [2147483647])).toEqual([]);
+      expect(await t.app.get(Db).prepared(text).all([2147483647])).toEqual([]);
     });
 
-    it("reads inside a transaction through the transaction's own connection", async () => {
+    it("reads inside a write through the write's own connection", async () => {
       const user = await t.createUser();
       const text = sql('SELECT "name" FROM "users" WHERE "id" = ?');
-      await t.dataSource.transaction(async (em) => {
-        await em.getRepository(UserEntity).update({ id: user.id }, { name: 'Not committed yet' });
-        expect(await queryPrepared(em, text, [user.id])).toEqual([{ name: 'Not committed yet' }]);
+      const db = t.app.get(Db);
+      await db.write(async () => {
+        await db.repository(UserEntity).update({ id: user.id }, { name: 'Not committed yet' });
+        expect(await db.prepared(text).all([user.id])).toEqual([{ name: 'Not committed yet' }]);
       });
     });
 
     it('fails as em.query fails (on PostgreSQL, a QueryFailedError)', async () => {
       const text = 'SELECT "nope" FROM "users"';
       const direct = await t.dataSource.manager.query(text, []).catch((error: unknown) => error);
-      const prepared = await queryPrepared(t.dataSource.manager, text, []).catch(
-        (error: unknown) => error,
-      );
+      const prepared = await t.app
+        .get(Db)
+        .prepared(text)
+        .all([])
+        .catch((error: unknown) => error);
       // Compared by constructor: better-sqlite3's SqliteError may come from another realm than
       // this test's Error.
       expect((prepared as Error).constructor).toBe((direct as Error).constructor);
@@ -133,9 +129,11 @@ describe(RowReader.name, () => {
       );
       const user = await t.createUser();
       const direct = await t.dataSource.manager.query(text, [user.id]).catch((e: unknown) => e);
-      const prepared = await queryPrepared(t.dataSource.manager, text, [user.id]).catch(
-        (e: unknown) => e,
-      );
+      const prepared = await t.app
+        .get(Db)
+        .prepared(text)
+        .all([user.id])
+        .catch((e: unknown) => e);
       expect(prepared).toBeInstanceOf(QueryFailedError);
       expect(direct).toBeInstanceOf(QueryFailedError);
       expect((prepared as Error).message).toBe((direct as Error).message);
@@ -149,11 +147,9 @@ describe(RowReader.name, () => {
         t.dataSource.options.type === 'postgres'
           ? 'UPDATE "users" SET "name" = $1 WHERE "id" = $2'
           : 'UPDATE "users" SET "name" = ? WHERE "id" = ?';
-      await queryPrepared(t.dataSource.manager, text, ['Renamed', user.id]);
+      await t.app.get(Db).prepared(text).all(['Renamed', user.id]);
       const read = sql('SELECT "name" FROM "users" WHERE "id" = ?');
-      expect(await queryPrepared(t.dataSource.manager, read, [user.id])).toEqual([
-        { name: 'Renamed' },
-      ]);
+      expect(await t.app.get(Db).prepared(read).all([user.id])).toEqual([{ name: 'Renamed' }]);
     });
   });
 });
