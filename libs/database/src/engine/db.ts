@@ -125,7 +125,8 @@ export class Db {
   prepared(sql: string): PreparedQuery {
     let writes: boolean | undefined;
     return {
-      all: (values = []) => {
+      all: async (values = []) => {
+        // Inside the async function, a statement that does not compile rejects as em.query does.
         writes ??= !readsOnly(this.dataSource, sql);
         if (writes && !this.writing) {
           return this.write(() => runPrepared(this.dataSource, this.manager, sql, values));
