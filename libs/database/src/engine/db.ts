@@ -51,7 +51,8 @@ export interface Executed {
  * would wait in SQLite's busy handler, holding this process with it.
  *
  * The seam takes the app's DataSource and never builds one (building one would close a cycle
- * through the migrations). One Db per data source (DatabaseModule provides it).
+ * through the migrations). DatabaseModule provides the app's; a second Db of the same data source
+ * (a start-up check) still takes turns with it through the data source's SqliteWriteLock.
  */
 @Injectable()
 export class Db {
