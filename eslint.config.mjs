@@ -76,9 +76,9 @@ const boundaries = [
           patterns: [
             ...LIBRARY_NEVER_APP,
             {
-              regex: '^\\.\\./(?!db-values$|statistics/stat-tables$)',
+              regex: '^\\.\\./(?!db-values$|statistics/stat-tables$|engine/)',
               message:
-                'The roll-up code imports only db-values and statistics/stat-tables from libs/database.',
+                'The roll-up code imports only db-values, statistics/stat-tables and the engine from libs/database.',
             },
           ],
         },
@@ -114,6 +114,44 @@ const boundaries = [
   },
 ];
 
+/**
+ * The database engine's seam (libs/database/src/engine, docs/architecture.md): writes go through
+ * `Db.write`, which is the only code that opens a transaction or holds a connection of its own,
+ * and no TypeORM EntityManager is passed around outside it.
+ */
+const ENGINE_ONLY =
+  'Only libs/database/src/engine opens transactions and connections: use Db.write.';
+const engineSeam = {
+  files: ['apps/**/*.ts', 'libs/**/*.ts'],
+  ignores: ['libs/database/src/engine/**', 'libs/database/src/migrations/**'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: "CallExpression[callee.property.name='transaction']",
+        message: ENGINE_ONLY,
+      },
+      {
+        selector: "CallExpression[callee.property.name='createQueryRunner']",
+        message: ENGINE_ONLY,
+      },
+    ],
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: [
+          {
+            name: 'typeorm',
+            importNames: ['EntityManager'],
+            message:
+              'No EntityManager outside libs/database/src/engine: use Db (manager, repository).',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '**/*.js', '**/*.mjs'] },
   eslint.configs.recommended,
@@ -134,6 +172,7 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  engineSeam,
   {
     // Node's own modules, then packages, then our libraries (@app/...), then this app's files.
     plugins: { 'import-x': importX },

@@ -3,7 +3,7 @@ import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
 /**
  * Many users writing at once. On SQLite every request shares one connection: transactions begun
  * together used to fail each other ("cannot start a transaction within a transaction") and answer
- * 500 (libs/database/src/sqlite-transactions.ts).
+ * 500. Writes now take turns in Db.write (libs/database/src/engine/db.ts).
  */
 describe('Concurrent writes of different users', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { writeOutboxEvents } from '@app/database';
+import { Db, writeOutboxEvents } from '@app/database';
 import {
   BUILT,
   closeAfterAll,
@@ -129,9 +129,9 @@ describe('Events with worker processes', () => {
 
     const total = 2_000;
     for (let i = 0; i < total; i += 250) {
-      await a.dataSource.transaction((em) =>
+      await a.app.get(Db).write(() =>
         writeOutboxEvents(
-          em,
+          a.app.get(Db),
           Array.from({ length: 250 }, (_, j) => ({
             event: 'link.expired',
             ownerId: user.id,

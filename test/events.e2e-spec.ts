@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { VisitRecorder } from '@app/analytics';
 import { Clock } from '@app/common';
-import { writeOutboxEvents } from '@app/database';
+import { Db, writeOutboxEvents } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -97,8 +97,9 @@ describe('Events: outbox, deliveries, retries', () => {
 
   /** Writes an event straight into the outbox, as a feature's transaction would. */
   async function raise(event: string, data: Record<string, unknown>, handlerIds?: number[]) {
-    return t.dataSource.transaction((em) =>
-      writeOutboxEvents(em, [{ event, ownerId: owner.id, data, handlerIds }], now),
+    const db = t.app.get(Db);
+    return db.write(() =>
+      writeOutboxEvents(db, [{ event, ownerId: owner.id, data, handlerIds }], now),
     );
   }
 
@@ -570,8 +571,9 @@ describe('Events: outbox, deliveries, retries', () => {
   it('a change that rolls back sends nothing', async () => {
     const hook = await handler('/rollback', { events: ['link.expired'] });
     await expect(
-      t.dataSource.transaction(async (em) => {
-        await writeOutboxEvents(em, [{ event: 'link.expired', ownerId: owner.id, data: {} }], now);
+      t.app.get(Db).write(async () => {
+        const db = t.app.get(Db);
+        await writeOutboxEvents(db, [{ event: 'link.expired', ownerId: owner.id, data: {} }], now);
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');

@@ -2,6 +2,7 @@ import { StatisticsRepository, VisitRecorder, VisitWriter } from '@app/analytics
 import { Clock } from '@app/common';
 import {
   closeMonth,
+  Db,
   latestMonth,
   monthsClosedThrough,
   revertLastMigration,
@@ -449,13 +450,14 @@ describe('Statistics', () => {
       };
       // Tiny tables make a sequential scan cheapest on PostgreSQL: plans are read with it off, on
       // the transaction's own connection (the benchmark shows the plans at 10 million visits).
-      const plans = await t.dataSource.transaction(async (manager) => {
+      const db = t.app.get(Db);
+      const plans = await db.write(async () => {
         if (postgres) {
-          await manager.query('SET LOCAL enable_seqscan = off');
+          await db.manager.query('SET LOCAL enable_seqscan = off');
         }
         const out: Record<string, string> = {};
         for (const [name, query] of Object.entries(queries)) {
-          out[name] = await repo.explain(query, manager);
+          out[name] = await repo.explain(query);
         }
         return out;
       });
@@ -731,7 +733,7 @@ describe('Statistics', () => {
       expect((await data(account, user)).map((r) => r.pageviews)).toEqual([15]);
       const rows = await rollupRowsOf(doomed);
       expect(rows).toBeGreaterThan(12);
-      expect(await subtractLinkInChunks(t.dataSource.manager, other.id, doomed, 2)).toBe(0);
+      expect(await subtractLinkInChunks(t.app.get(Db), other.id, doomed, 2)).toBe(0);
       const turned: { rows?: unknown } = {};
       setImmediate(() => {
         turned.rows = connection
@@ -739,7 +741,7 @@ describe('Statistics', () => {
           .pluck()
           .get(doomed);
       });
-      const subtracted = await subtractLinkInChunks(t.dataSource.manager, user.id, doomed, 2);
+      const subtracted = await subtractLinkInChunks(t.app.get(Db), user.id, doomed, 2);
       if (currentTestDb() === 'sqlite') {
         // 12 quarter rows: the event loop turned after the first 2.
         expect({ subtracted, turned: turned.rows, left: await rollupRowsOf(doomed) }).toEqual({
@@ -800,9 +802,10 @@ describe('Statistics', () => {
 
     afterAll(async () => {
       // As after the migration: every month a visit can be in so far is closed again.
-      await t.dataSource.transaction(async (em) => {
-        for (let m = await monthsClosedThrough(em); m < latestMonth(Date.now()); m += 1) {
-          expect(await closeMonth(em, m + 1)).toBe(true);
+      const db = t.app.get(Db);
+      await db.write(async () => {
+        for (let m = await monthsClosedThrough(db.manager); m < latestMonth(Date.now()); m += 1) {
+          expect(await closeMonth(db, m + 1)).toBe(true);
         }
       });
     });
@@ -875,7 +878,7 @@ describe('Statistics', () => {
       at('2026-04-15T00:00:00Z');
       expect(await t.app.get(StatisticsMonthsJob).closeEnded()).toBe(0);
       jest.useRealTimers();
-      expect(await t.dataSource.transaction((em) => closeMonth(em, MARCH_2026))).toBe(false);
+      expect(await t.app.get(Db).write(() => closeMonth(t.app.get(Db), MARCH_2026))).toBe(false);
     });
 
     it('serves requests between the statements of a close, which read the month right meanwhile', async () => {
@@ -900,8 +903,9 @@ describe('Statistics', () => {
       expect(before.map((r) => r.pageviews)).toEqual([8]);
       let closing = true;
       // One link (or user) a statement: a close of many statements.
-      const close = t.dataSource
-        .transaction((em) => closeMonth(em, MARCH_2026, 1))
+      const close = t.app
+        .get(Db)
+        .write(() => closeMonth(t.app.get(Db), MARCH_2026, 1))
         .finally(() => (closing = false));
       const during: Row[][] = [];
       // A few are enough; asking all along the close would run into the key's rate limit.
@@ -942,7 +946,7 @@ describe('Statistics', () => {
           .delete(`/v1/links/${links[0]}`)
           .set('Authorization', user.auth)
           .then((r) => r.status),
-        t.dataSource.transaction((em) => closeMonth(em, MARCH_2026)),
+        t.app.get(Db).write(() => closeMonth(t.app.get(Db), MARCH_2026)),
         writeRetrying(user, march(2, links.slice(2))),
         t.http
           .delete(`/v1/links/${links[1]}`)

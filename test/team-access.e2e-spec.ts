@@ -1,6 +1,6 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { PaymentsRecorder } from '@app/auth';
-import { DatumEntity, writeOutboxEvents } from '@app/database';
+import { DatumEntity, Db, writeOutboxEvents } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -361,9 +361,10 @@ class Fixtures {
       webhook: 'http://127.0.0.1:9/hook',
       events: [],
     });
-    await this.t.dataSource.transaction((em) =>
+    const db = this.t.app.get(Db);
+    await db.write(() =>
       writeOutboxEvents(
-        em,
+        db,
         [{ event: 'link.expired', ownerId: user.id, data: {}, handlerIds: [handlerId] }],
         new Date(),
       ),

@@ -5,6 +5,7 @@ import {
   VisitRecorder,
   VisitWriter,
 } from '@app/analytics';
+import { Db } from '@app/database';
 import { closeAfterAll, createTestApp, currentTestDb, TestApp, TestUser } from '@app/testing';
 
 /**
@@ -105,13 +106,15 @@ describe('Visit writer thread', () => {
   });
 
   if (currentTestDb() === 'sqlite') {
-    it('lets an API transaction that read first still write while visits wait to be written', async () => {
+    it('lets an API write that read first still write while visits wait to be written', async () => {
       const id = await createLink('read-then-write');
       const recorder = t.app.get(VisitRecorder);
       // The thread is running: visits written now go straight in.
       await t.http.get('/read-then-write').set('User-Agent', 'Mozilla/5.0 Firefox/120.0');
       await recorder.flushAll();
-      await t.dataSource.manager.transaction(async (em) => {
+      const db = t.app.get(Db);
+      await db.write(async () => {
+        const em = db.manager;
         // A read first: without the shared lock, SQLite keeps this snapshot, the thread commits
         // visits meanwhile, and the write below fails (SQLITE_BUSY: the snapshot is stale).
         await em.query(`SELECT "clicks" FROM "links" WHERE "id" = ?`, [id]);
@@ -124,7 +127,7 @@ describe('Visit writer thread', () => {
           'https://example.com/changed',
           id,
         ]);
-        // The thread waits for this transaction: the visits are not written yet.
+        // The thread waits for this write: the visits are not written yet.
         expect(await stored([id])).toEqual({ visits: 1, clicks: 1 });
         void flushed;
       });

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import {
+  Db,
   deleteLinkVisitsInChunks,
   sqliteConnection,
   VisitEntity,
@@ -15,9 +16,11 @@ import { insertDomain, insertLink, insertUser, insertVisits } from './rows';
 describe(deleteLinkVisitsInChunks.name, () => {
   let s: TestService<VisitsRepository>;
   let ds: DataSource;
+  let db: Db;
   beforeAll(async () => {
     s = await newTestService(VisitsRepository);
     ds = s.dataSource;
+    db = s.module.get(Db);
   });
   afterAll(() => s?.close());
 
@@ -35,8 +38,8 @@ describe(deleteLinkVisitsInChunks.name, () => {
     await insertVisits(ds, links[0], 3);
     await insertVisits(ds, links[1], 2);
 
-    expect(await deleteLinkVisitsInChunks(ds.manager, other.id, { domainId: domain.id })).toBe(0);
-    expect(await deleteLinkVisitsInChunks(ds.manager, other.id, { linkId: links[1] }, 1)).toBe(0);
+    expect(await deleteLinkVisitsInChunks(db, other.id, { domainId: domain.id })).toBe(0);
+    expect(await deleteLinkVisitsInChunks(db, other.id, { linkId: links[1] }, 1)).toBe(0);
     expect(await visitsOf(links)).toEqual([3, 2]);
   });
 
@@ -55,12 +58,7 @@ describe(deleteLinkVisitsInChunks.name, () => {
     for (const [id, n] of [...doomed, ...kept].map((id, i) => [id, [3, 2, 4, 1][i]])) {
       await insertVisits(ds, id, n);
     }
-    const deleted = await deleteLinkVisitsInChunks(
-      ds.manager,
-      owner.id,
-      { domainId: doomedDomain.id },
-      2,
-    );
+    const deleted = await deleteLinkVisitsInChunks(db, owner.id, { domainId: doomedDomain.id }, 2);
     if (currentTestDb() === 'sqlite') {
       expect({ deleted, doomed: await visitsOf(doomed) }).toEqual({ deleted: 5, doomed: [0, 0] });
     } else {
@@ -86,7 +84,7 @@ describe(deleteLinkVisitsInChunks.name, () => {
         .pluck()
         .get(doomed);
     });
-    const deleted = await deleteLinkVisitsInChunks(ds.manager, owner.id, { linkId: doomed }, 5);
+    const deleted = await deleteLinkVisitsInChunks(db, owner.id, { linkId: doomed }, 5);
     if (currentTestDb() === 'sqlite') {
       // 5 + 5 + 2, and the event loop turned after the first statement.
       expect({ deleted, between: between.visits, after: await visitsOf([doomed, kept]) }).toEqual({

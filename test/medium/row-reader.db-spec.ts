@@ -2,8 +2,8 @@ import { DataSource, QueryFailedError } from 'typeorm';
 import {
   DomainEntity,
   LinkEntity,
+  Db,
   PlanEntity,
-  queryPrepared,
   RowReader,
   UserEntity,
   UsersRepository,
@@ -18,9 +18,11 @@ import { insertDomain, insertLink, insertUser } from './rows';
 describe(RowReader.name, () => {
   let s: TestService<UsersRepository>;
   let ds: DataSource;
+  let db: Db;
   beforeAll(async () => {
     s = await newTestService(UsersRepository);
     ds = s.dataSource;
+    db = s.module.get(Db);
   });
   afterAll(() => s?.close());
 
@@ -65,7 +67,7 @@ describe(RowReader.name, () => {
       const repo = ds.getRepository(
         { users: UserEntity, plans: PlanEntity, domains: DomainEntity, links: LinkEntity }[table]!,
       );
-      const read = await new RowReader(repo).one('"id" = ?', [id]);
+      const read = await new RowReader(db, repo).one('"id" = ?', [id]);
       const found = await repo.findOneBy({ id });
       expect(found).not.toBeNull();
       expect(read).toEqual(found);
@@ -77,7 +79,7 @@ describe(RowReader.name, () => {
 
   it('binds booleans, finds ids, and answers null when nothing matches', async () => {
     const domains = ds.getRepository(DomainEntity);
-    const reader = new RowReader(domains);
+    const reader = new RowReader(db, domains);
     const enabled = await reader.one('"host" = ? AND "is_enabled" = ?', [
       'go.row-reader.test',
       true,
@@ -90,7 +92,7 @@ describe(RowReader.name, () => {
     expect(await reader.firstId('"host" = ?', ['nowhere.test'])).toBeNull();
   });
 
-  describe(queryPrepared.name, () => {
+  describe('Db.prepared', () => {
     const sql = (text: string): string =>
       ds.options.type === 'postgres' ? text.replace('?', '$1') : text;
 
@@ -100,24 +102,27 @@ describe(RowReader.name, () => {
       const expected = await ds.manager.query(text, [user.id]);
       expect(expected).toHaveLength(1);
       for (let i = 0; i < 3; i += 1) {
-        expect(await queryPrepared(ds.manager, text, [user.id])).toEqual(expected);
+        expect(await db.prepared(text).all([user.id])).toEqual(expected);
       }
-      expect(await queryPrepared(ds.manager, text, [2147483647])).toEqual([]);
+      expect(await db.prepared(text).all([2147483647])).toEqual([]);
     });
 
-    it("reads inside a transaction through the transaction's own connection", async () => {
+    it("reads inside a write through the write's own connection", async () => {
       const user = await insertUser(ds);
       const text = sql('SELECT "name" FROM "users" WHERE "id" = ?');
-      await ds.transaction(async (em) => {
-        await em.getRepository(UserEntity).update({ id: user.id }, { name: 'Not committed yet' });
-        expect(await queryPrepared(em, text, [user.id])).toEqual([{ name: 'Not committed yet' }]);
+      await db.write(async () => {
+        await db.repository(UserEntity).update({ id: user.id }, { name: 'Not committed yet' });
+        expect(await db.prepared(text).all([user.id])).toEqual([{ name: 'Not committed yet' }]);
       });
     });
 
     it('fails as em.query fails (on PostgreSQL, a QueryFailedError)', async () => {
       const text = 'SELECT "nope" FROM "users"';
       const direct = await ds.manager.query(text, []).catch((error: unknown) => error);
-      const prepared = await queryPrepared(ds.manager, text, []).catch((error: unknown) => error);
+      const prepared = await db
+        .prepared(text)
+        .all([])
+        .catch((error: unknown) => error);
       // Compared by constructor: better-sqlite3's SqliteError may come from another realm than
       // this test's Error.
       expect((prepared as Error).constructor).toBe((direct as Error).constructor);
@@ -137,7 +142,10 @@ describe(RowReader.name, () => {
       );
       const user = await insertUser(ds);
       const direct = await ds.manager.query(text, [user.id]).catch((e: unknown) => e);
-      const prepared = await queryPrepared(ds.manager, text, [user.id]).catch((e: unknown) => e);
+      const prepared = await db
+        .prepared(text)
+        .all([user.id])
+        .catch((e: unknown) => e);
       expect(prepared).toBeInstanceOf(QueryFailedError);
       expect(direct).toBeInstanceOf(QueryFailedError);
       expect((prepared as Error).message).toBe((direct as Error).message);
@@ -151,9 +159,9 @@ describe(RowReader.name, () => {
         ds.options.type === 'postgres'
           ? 'UPDATE "users" SET "name" = $1 WHERE "id" = $2'
           : 'UPDATE "users" SET "name" = ? WHERE "id" = ?';
-      await queryPrepared(ds.manager, text, ['Renamed', user.id]);
+      await db.prepared(text).all(['Renamed', user.id]);
       const read = sql('SELECT "name" FROM "users" WHERE "id" = ?');
-      expect(await queryPrepared(ds.manager, read, [user.id])).toEqual([{ name: 'Renamed' }]);
+      expect(await db.prepared(read).all([user.id])).toEqual([{ name: 'Renamed' }]);
     });
   });
 });

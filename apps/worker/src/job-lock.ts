@@ -23,6 +23,8 @@ export class JobLocks {
       return true;
     }
     const key = this.keyOf(jobName);
+    // A session of its own that holds no transaction: advisory locks belong to a connection.
+    // eslint-disable-next-line no-restricted-syntax
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();

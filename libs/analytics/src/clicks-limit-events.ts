@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { EntityManager } from 'typeorm';
 // Each from its own file (see visit-writer.ts).
 import { fromDbDateTime, toDbDateTime } from '@app/database/db-values';
+import type { Db } from '@app/database/engine/db';
 import { newEventUid, type OutboxEventInput, writeOutboxEvents } from '@app/database/events/outbox';
 import { linkPayload } from '@app/database/links/link-payload';
 import { LinkEntity } from '@app/database/links/link.entity';
@@ -108,16 +108,16 @@ export function raiseClicksLimitSqlite(
   }
 }
 
-/** Inside the PostgreSQL flush's transaction. */
+/** Inside the PostgreSQL flush's write. */
 export async function raiseClicksLimitPostgres(
-  em: EntityManager,
+  db: Db,
   linkIds: readonly number[],
   appUrl: string,
   now: Date,
 ): Promise<void> {
   if (linkIds.length === 0) return;
-  const rows = await em.query<LinkRow[]>(`${LINK_SELECT} (SELECT unnest($1::int[]))`, [
+  const rows = await db.manager.query<LinkRow[]>(`${LINK_SELECT} (SELECT unnest($1::int[]))`, [
     [...linkIds],
   ]);
-  await writeOutboxEvents(em, events(rows, appUrl), now);
+  await writeOutboxEvents(db, events(rows, appUrl), now);
 }

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { type Dimension, firstDayOfMonth, monthOfDay, monthsClosedThrough } from '@app/database';
-import { readCommitted } from '@app/database/sqlite-reader';
+import {
+  Db,
+  type Dimension,
+  firstDayOfMonth,
+  monthOfDay,
+  monthsClosedThrough,
+} from '@app/database';
 
 /** Whose statistics: an account as a whole, or some of its links (one, or a project's). */
 export type StatsScope =
@@ -70,10 +73,10 @@ function integer(value: number): string {
  */
 @Injectable()
 export class StatisticsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: Db) {}
 
   private get postgres(): boolean {
-    return this.dataSource.options.type === 'postgres';
+    return this.db.dialect === 'postgres';
   }
 
   private scope(sql: Sql, scope: StatsScope): { table: 'user' | 'link'; where: string } {
@@ -215,8 +218,7 @@ export class StatisticsRepository {
     // is read where the rows are: a mark read on the API's connection inside a close's open
     // transaction would promise month rows that the reader cannot see yet.
     const closed = await monthsClosedThrough({
-      query: <T>(sql: string, parameters?: unknown[]) =>
-        readCommitted<T>(this.dataSource, sql, parameters),
+      query: <T>(sql: string, parameters?: unknown[]) => this.db.readCommitted<T>(sql, parameters),
     });
     const count = new Sql(this.postgres);
     const countFrom = this.dimensionFrom(count, scope, filter, closed);
@@ -242,12 +244,10 @@ export class StatisticsRepository {
 
   /**
    * The database's plan for a query, as text: EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL.
-   * `manager` runs it on a transaction's connection (where a SET LOCAL applies).
+   * Inside a write it runs on the write's connection (where a SET LOCAL applies).
    */
-  async explain(
-    query: BuiltQuery,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<string> {
+  async explain(query: BuiltQuery): Promise<string> {
+    const manager = this.db.manager;
     if (this.postgres) {
       const rows: Array<{ 'QUERY PLAN': string }> = await manager.query(
         `EXPLAIN ${query.sql}`,
@@ -264,7 +264,7 @@ export class StatisticsRepository {
 
   /** On SQLite, off the event loop (readCommitted): a year's breakdown takes tens of ms. */
   private run<T = unknown[]>(query: BuiltQuery): Promise<T> {
-    return readCommitted<T>(this.dataSource, query.sql, query.parameters);
+    return this.db.readCommitted<T>(query.sql, query.parameters);
   }
 }
 

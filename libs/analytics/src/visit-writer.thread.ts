@@ -5,7 +5,8 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import type Redis from 'ioredis';
 // Each from its own file, not the libraries' indexes, so that the thread loads only what it uses.
 import { AppDataSource, buildDataSourceOptions } from '@app/database/data-source';
-import { SqliteWriteLock } from '@app/database/sqlite-write-lock';
+import { Db } from '@app/database/engine/db';
+import { SqliteWriteLock } from '@app/database/engine/sqlite/sqlite-write-lock';
 import { closeRedisClient, createRedisClient } from '@app/redis/redis.module';
 import { UniqueVisitors } from './unique-visitors';
 import { VisitBatch } from './visit-batch';
@@ -70,7 +71,7 @@ async function run(port: NonNullable<typeof parentPort>, data: VisitThreadData):
     await dataSource.initialize();
     // The main thread's client reports Redis outages; this one would repeat them.
     redis = data.config.redisUrl ? createRedisClient(data.config.redisUrl, false) : null;
-    const writer = new VisitWriter(dataSource, data.config);
+    const writer = new VisitWriter(new Db(dataSource), data.config);
     writer.writeLock = data.lock ? new SqliteWriteLock(data.lock) : null;
     const enricher = new VisitEnricher(
       new VisitorInfo(() => Promise.resolve(data.geo)),

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type BetterSqlite3 from 'better-sqlite3';
-import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config/app-config';
 // Each from its own file, not the libraries' indexes: this runs in the visit writer thread, which
 // should load the database code it uses and not the whole API with it (about 40 MB less).
-import { DateTimeTexts, sqliteConnection } from '@app/database/db-values';
+import { DateTimeTexts } from '@app/database/db-values';
+import { Db } from '@app/database/engine/db';
+import { sqliteConnection } from '@app/database/engine/sqlite/sqlite-connection';
+import type { SqliteWriteLock } from '@app/database/engine/sqlite/sqlite-write-lock';
 import { monthsClosedThrough, SELECT_MARK } from '@app/database/rollups/closed-months';
 import { sqliteRollupWriter, writeRollupsPostgres } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
@@ -13,7 +15,6 @@ import {
   POSTGRES_ARRAY_TYPES,
   VISIT_COLUMNS,
 } from '@app/database/rollups/visit-columns';
-import type { SqliteWriteLock } from '@app/database/sqlite-write-lock';
 import { holdClosedMonths } from '@app/database/statistics/stat-tables';
 import {
   belowClicksLimit,
@@ -119,8 +120,7 @@ export class VisitWriter {
   writeLock: SqliteWriteLock | null = null;
 
   constructor(
-    // The default data source's token is its class (what @InjectDataSource() names).
-    @Inject(DataSource) private readonly dataSource: DataSource,
+    private readonly db: Db,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -150,13 +150,11 @@ export class VisitWriter {
         this.writeLock?.release();
       }
     }
-    return this.dataSource.manager.transaction((em) =>
-      this.writePostgres(em, visits, limitedLinks),
-    );
+    return this.db.write(() => this.writePostgres(visits, limitedLinks));
   }
 
   private sqliteStatements(): SqliteStatements | null {
-    const db = this.sqlite ? null : sqliteConnection(this.dataSource);
+    const db = this.sqlite ? null : sqliteConnection(this.db.dataSource);
     if (db === null) {
       return this.sqlite;
     }
@@ -169,6 +167,9 @@ export class VisitWriter {
     );
     const rollups = sqliteRollupWriter(db);
     const closedMonths = db.prepare(SELECT_MARK).pluck();
+    // better-sqlite3's own synchronous transaction on this thread's connection: nothing can
+    // interleave with it (the main thread's inline writer checks isBusy first).
+    // eslint-disable-next-line no-restricted-syntax
     const write = db.transaction((batch: NewVisit[], touched: LinkAddress[]) => {
       const times = new DateTimeTexts();
       const owners = new Map<number, LinkOwner>();
@@ -202,14 +203,11 @@ export class VisitWriter {
     return this.sqlite;
   }
 
-  private async writePostgres(
-    em: EntityManager,
-    visits: NewVisit[],
-    touched: LinkAddress[],
-  ): Promise<WrittenBatch> {
+  private async writePostgres(visits: NewVisit[], touched: LinkAddress[]): Promise<WrittenBatch> {
+    const em = this.db.manager;
     const counts = countByLink(visits);
     // Before any link is locked (see holdClosedMonths): no month closes until this commits.
-    await holdClosedMonths(em);
+    await holdClosedMonths(this.db);
     const closedThrough = await monthsClosedThrough(em);
     // The links' rows are locked next, in id order, so that concurrent writers (several
     // instances) take the locks in the same order and never deadlock.
@@ -251,7 +249,7 @@ export class VisitWriter {
       if (belowClicksLimit(after.settings, Number(after.clicks) - count))
         touched.push(address(after));
     }
-    await raiseClicksLimitPostgres(em, limited, this.config.appUrl, new Date());
+    await raiseClicksLimitPostgres(this.db, limited, this.config.appUrl, new Date());
     await writeRollupsPostgres(em, rollUp(kept, owners, closedThrough));
     return { written: kept.length, limitedLinks: touched, limitsReached: limited.length };
   }

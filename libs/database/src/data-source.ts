@@ -2,14 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '@app/config';
-import { sqliteConnection } from './db-values';
+import { usePostgresUtc } from './engine/postgres/postgres-utc';
+import { sqliteConnection } from './engine/sqlite/sqlite-connection';
+import { stopSqliteReader } from './engine/sqlite/sqlite-reader';
+import { sqliteWriteLock } from './engine/sqlite/sqlite-write-lock';
+import { WalCheckpointer } from './engine/sqlite/wal-checkpointer';
 import { ENTITIES } from './entities';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
-import { usePostgresUtc } from './postgres-utc';
-import { stopSqliteReader } from './sqlite-reader';
-import { serializeSqliteTransactions } from './sqlite-transactions';
-import { sqliteWriteLock } from './sqlite-write-lock';
-import { WalCheckpointer } from './wal-checkpointer';
 
 /**
  * TypeORM options for either dialect. The schema only ever changes through migrations:
@@ -63,7 +62,6 @@ export class AppDataSource extends DataSource {
 
   override async initialize(): Promise<this> {
     await super.initialize();
-    serializeSqliteTransactions(this);
     const connection = sqliteConnection(this);
     if (connection !== null && this.options.type === 'better-sqlite3') {
       this.checkpointer = WalCheckpointer.start(

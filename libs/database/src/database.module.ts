@@ -8,8 +8,10 @@ import { BiolinkBlocksRepository } from './biolink-blocks/biolink-blocks.reposit
 import { DataRepository } from './data/data.repository';
 import { AppDataSource, buildDataSourceOptions } from './data-source';
 import { DomainsRepository } from './domains/domains.repository';
+import { Db } from './engine/db';
 import { ENTITIES } from './entities';
-import { DeliveriesRepository, DeliveryLogRepository } from './events/deliveries.repository';
+import { DeliveriesRepository } from './events/deliveries.repository';
+import { DeliveryLogRepository } from './events/delivery-log.repository';
 import { LinksRepository } from './links/links.repository';
 import { NotificationHandlersRepository } from './notification-handlers/notification-handlers.repository';
 import { ProjectsRepository } from './projects/projects.repository';
@@ -25,6 +27,7 @@ import { UsersRepository } from './users/users.repository';
 import { VisitsRepository } from './visits/visits.repository';
 
 const REPOSITORIES = [
+  Db,
   UsersRepository,
   ApiKeysRepository,
   PlansRepository,
@@ -48,7 +51,7 @@ const REPOSITORIES = [
   SealedSecretsRepository,
 ];
 
-/** The data source and every repository, available to all modules. */
+/** The data source, its Db (the engine's seam) and every repository, available to all modules. */
 @Module({})
 export class DatabaseModule {
   static forRoot(database: DatabaseConfig): DynamicModule {

@@ -1,12 +1,7 @@
-import {
-  EntityManager,
-  FindOptionsWhere,
-  ObjectLiteral,
-  Repository,
-  SelectQueryBuilder,
-} from 'typeorm';
+import { FindOptionsWhere, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
 import { toDbDateTime, toDbValue } from './db-values';
+import type { Db } from './engine/db';
 
 /** An entity that belongs to one user (the workspace owner). */
 export interface OwnedEntity extends ObjectLiteral {
@@ -18,8 +13,8 @@ export interface OwnedEntity extends ObjectLiteral {
  * Find options that lock the rows found until the transaction ends (FOR UPDATE) on PostgreSQL.
  * SQLite has no row locks and needs none: its writers take turns.
  */
-export function rowLock(em: EntityManager): { lock?: { mode: 'pessimistic_write' } } {
-  return em.connection.options.type === 'postgres' ? { lock: { mode: 'pessimistic_write' } } : {};
+export function rowLock(db: Db): { lock?: { mode: 'pessimistic_write' } } {
+  return db.dialect === 'postgres' ? { lock: { mode: 'pessimistic_write' } } : {};
 }
 
 const COLUMN = /^[a-z][a-z0-9_]*$/;
@@ -39,7 +34,15 @@ function column(alias: string, name: string): string {
  * the WHERE clause, so no query built through it can return another user's row.
  */
 export abstract class OwnedRepository<E extends OwnedEntity> {
-  protected constructor(protected readonly repo: Repository<E>) {}
+  protected constructor(
+    protected readonly repo: Repository<E>,
+    protected readonly db: Db,
+  ) {}
+
+  /** The entity's repository in the open write (or the data source's outside one). */
+  protected get writing(): Repository<E> {
+    return this.db.repository<E>(this.repo.target);
+  }
 
   findOwned(ownerId: number, id: number): Promise<E | null> {
     return this.repo.findOneBy({ id, user_id: ownerId } as FindOptionsWhere<E>);
@@ -67,24 +70,24 @@ export abstract class OwnedRepository<E extends OwnedEntity> {
     return found;
   }
 
-  /** Inserts a row, with `em` when it belongs to a transaction (a create a plan limit checked). */
-  async insert(values: Omit<E, 'id'>, em?: EntityManager): Promise<number> {
-    if (em) {
-      const target = this.repo.target;
-      const saved = await em.save(target, em.create(target, values as unknown as E));
+  /** Inserts a row, in the open write when there is one (a create a plan limit checked). */
+  async insert(values: Omit<E, 'id'>): Promise<number> {
+    return this.db.write(async () => {
+      const repo = this.writing;
+      const saved = await repo.save(repo.create(values as E));
       return saved.id;
-    }
-    const saved = await this.repo.save(this.repo.create(values as E));
-    return saved.id;
+    });
   }
 
   async save(entity: E): Promise<E> {
-    return this.repo.save(entity);
+    return this.db.write(() => this.writing.save(entity));
   }
 
   /** Returns whether a row of this owner was deleted. */
   async deleteOwned(ownerId: number, id: number): Promise<boolean> {
-    const result = await this.repo.delete({ id, user_id: ownerId } as FindOptionsWhere<E>);
+    const result = await this.db.write(() =>
+      this.writing.delete({ id, user_id: ownerId } as FindOptionsWhere<E>),
+    );
     return (result.affected ?? 0) > 0;
   }
 

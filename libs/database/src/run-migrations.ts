@@ -11,6 +11,8 @@ export async function runMigrations(dataSource: DataSource): Promise<Migration[]
   if (dataSource.options.type !== 'postgres') {
     return dataSource.runMigrations({ transaction: 'each' });
   }
+  // A session of its own that holds no transaction: advisory locks belong to a connection.
+  // eslint-disable-next-line no-restricted-syntax
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {

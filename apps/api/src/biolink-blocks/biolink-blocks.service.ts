@@ -80,21 +80,18 @@ export class BiolinkBlocksService {
       built.settings.image = await this.files.store('image', IMAGE_SIDE, image);
     }
     const order = dto.order ?? (await this.blocks.nextOrder(link.id));
-    const id = await this.limits.within(actor.ownerId, { biolink_blocks: 1 }, (em) =>
-      this.blocks.insert(
-        {
-          user_id: actor.ownerId,
-          link_id: link.id,
-          type: dto.type,
-          settings: JSON.stringify(built.settings),
-          order,
-          is_enabled: dto.is_enabled ?? true,
-          clicks: 0,
-          datetime: this.clock.now(),
-          last_datetime: null,
-        },
-        em,
-      ),
+    const id = await this.limits.within(actor.ownerId, { biolink_blocks: 1 }, () =>
+      this.blocks.insert({
+        user_id: actor.ownerId,
+        link_id: link.id,
+        type: dto.type,
+        settings: JSON.stringify(built.settings),
+        order,
+        is_enabled: dto.is_enabled ?? true,
+        clicks: 0,
+        datetime: this.clock.now(),
+        last_datetime: null,
+      }),
     );
     await this.pageChanged(actor, link.id);
     return { id };

@@ -47,22 +47,19 @@ export class DomainsService {
   async create(actor: Actor, dto: CreateDomainDto): Promise<{ id: number }> {
     checkNoLoop(dto.host, dto.custom_index_url ?? '', dto.custom_not_found_url ?? '');
     await this.checkHostAvailable(actor, dto.host);
-    const id = await this.limits.within(actor.ownerId, { domains: 1 }, (em) =>
-      this.domains.insert(
-        {
-          user_id: actor.ownerId,
-          scheme: dto.scheme ?? 'https://',
-          host: dto.host,
-          custom_index_url: dto.custom_index_url ?? '',
-          custom_not_found_url: dto.custom_not_found_url ?? '',
-          is_enabled: false,
-          verification_token: newToken(),
-          verified_datetime: null,
-          datetime: this.clock.now(),
-          last_datetime: null,
-        },
-        em,
-      ),
+    const id = await this.limits.within(actor.ownerId, { domains: 1 }, () =>
+      this.domains.insert({
+        user_id: actor.ownerId,
+        scheme: dto.scheme ?? 'https://',
+        host: dto.host,
+        custom_index_url: dto.custom_index_url ?? '',
+        custom_not_found_url: dto.custom_not_found_url ?? '',
+        is_enabled: false,
+        verification_token: newToken(),
+        verified_datetime: null,
+        datetime: this.clock.now(),
+        last_datetime: null,
+      }),
     );
     this.changed({ domainId: id, host: dto.host });
     return { id };

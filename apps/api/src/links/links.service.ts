@@ -95,7 +95,7 @@ export class LinksService {
     const events = await this.linkEvents(actor, 'link.created', domainId);
     const needs = { links: 1, static_storage_bytes: site?.bytes ?? 0 };
     const id = await this.sites.pointAt(site, true, () =>
-      this.limits.within(actor.ownerId, needs, (em) =>
+      this.limits.within(actor.ownerId, needs, () =>
         this.links.insertWithEvents(
           {
             user_id: actor.ownerId,
@@ -115,7 +115,6 @@ export class LinksService {
             last_datetime: null,
           },
           events,
-          em,
         ),
       ),
     );
@@ -171,8 +170,8 @@ export class LinksService {
         // A new site version counts against static_storage_bytes by what it adds.
         const grows = site ? { static_storage_bytes: site.bytes - (previousSite?.bytes ?? 0) } : {};
         if (
-          await this.limits.within(actor.ownerId, grows, (em) =>
-            this.links.updateOwnedIf(actor.ownerId, id, link.settings, planned.changes, events, em),
+          await this.limits.within(actor.ownerId, grows, () =>
+            this.links.updateOwnedIf(actor.ownerId, id, link.settings, planned.changes, events),
           )
         ) {
           this.emitChanged({

@@ -55,22 +55,19 @@ export class NotificationHandlersService {
     if (built.problems.length > 0) {
       throw new AppError('validation_failed', built.problems);
     }
-    const id = await this.limits.within(actor.ownerId, { notification_handlers: 1 }, (em) =>
-      this.handlers.insert(
-        {
-          user_id: actor.ownerId,
-          name: dto.name,
-          type: dto.type,
-          settings_encrypted: this.codec.seal(built.settings),
-          is_enabled: dto.is_enabled ?? true,
-          events: dto.events === undefined ? null : JSON.stringify([...new Set(dto.events)]),
-          team_id: teamId,
-          disabled_reason: null,
-          datetime: this.clock.now(),
-          last_datetime: null,
-        },
-        em,
-      ),
+    const id = await this.limits.within(actor.ownerId, { notification_handlers: 1 }, () =>
+      this.handlers.insert({
+        user_id: actor.ownerId,
+        name: dto.name,
+        type: dto.type,
+        settings_encrypted: this.codec.seal(built.settings),
+        is_enabled: dto.is_enabled ?? true,
+        events: dto.events === undefined ? null : JSON.stringify([...new Set(dto.events)]),
+        team_id: teamId,
+        disabled_reason: null,
+        datetime: this.clock.now(),
+        last_datetime: null,
+      }),
     );
     return built.generatedSecret ? { id, webhook_secret: built.generatedSecret } : { id };
   }

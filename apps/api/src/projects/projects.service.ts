@@ -23,17 +23,14 @@ export class ProjectsService {
   }
 
   async create(actor: Actor, dto: CreateProjectDto): Promise<{ id: number }> {
-    const id = await this.limits.within(actor.ownerId, { projects: 1 }, (em) =>
-      this.projects.insert(
-        {
-          user_id: actor.ownerId,
-          name: dto.name,
-          color: dto.color ?? '#000000',
-          datetime: this.clock.now(),
-          last_datetime: null,
-        },
-        em,
-      ),
+    const id = await this.limits.within(actor.ownerId, { projects: 1 }, () =>
+      this.projects.insert({
+        user_id: actor.ownerId,
+        name: dto.name,
+        color: dto.color ?? '#000000',
+        datetime: this.clock.now(),
+        last_datetime: null,
+      }),
     );
     return { id };
   }

@@ -54,19 +54,16 @@ export class QrCodesService {
     const projectId = await this.projectId(actor, dto.project_id ?? 0);
     const written = await this.render(dto.type, null, dto, uploads, null);
     try {
-      const id = await this.limits.within(actor.ownerId, { qr_codes: 1 }, (em) =>
-        this.qrCodes.insert(
-          {
-            user_id: actor.ownerId,
-            project_id: projectId,
-            type: dto.type,
-            name: dto.name,
-            ...written.row,
-            datetime: this.clock.now(),
-            last_datetime: null,
-          },
-          em,
-        ),
+      const id = await this.limits.within(actor.ownerId, { qr_codes: 1 }, () =>
+        this.qrCodes.insert({
+          user_id: actor.ownerId,
+          project_id: projectId,
+          type: dto.type,
+          name: dto.name,
+          ...written.row,
+          datetime: this.clock.now(),
+          last_datetime: null,
+        }),
       );
       return { id };
     } catch (e) {

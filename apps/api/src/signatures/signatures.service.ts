@@ -44,21 +44,18 @@ export class SignaturesService {
 
   async create(actor: Actor, dto: CreateSignatureDto): Promise<{ id: number }> {
     const projectId = await this.ownedProjectId(actor, dto.project_id);
-    const id = await this.limits.within(actor.ownerId, { signatures: 1 }, (em) =>
-      this.signatures.insert(
-        {
-          user_id: actor.ownerId,
-          project_id: projectId ?? null,
-          name: dto.name,
-          template: dto.template ?? 'mars',
-          settings: JSON.stringify(mergeSettings(DEFAULT_SETTINGS, dto)),
-          // 24 random bytes: the public preview URL cannot be guessed or enumerated.
-          preview_token: randomBytes(24).toString('base64url'),
-          datetime: this.clock.now(),
-          last_datetime: null,
-        },
-        em,
-      ),
+    const id = await this.limits.within(actor.ownerId, { signatures: 1 }, () =>
+      this.signatures.insert({
+        user_id: actor.ownerId,
+        project_id: projectId ?? null,
+        name: dto.name,
+        template: dto.template ?? 'mars',
+        settings: JSON.stringify(mergeSettings(DEFAULT_SETTINGS, dto)),
+        // 24 random bytes: the public preview URL cannot be guessed or enumerated.
+        preview_token: randomBytes(24).toString('base64url'),
+        datetime: this.clock.now(),
+        last_datetime: null,
+      }),
     );
     return { id };
   }

@@ -63,26 +63,23 @@ export class SplashPagesService {
     const settings = applySettings(emptySettings(), dto);
     const images = await this.storeImages(uploads);
     try {
-      const id = await this.limits.within(actor.ownerId, { splash_pages: 1 }, (em) =>
-        this.pages.insert(
-          {
-            user_id: actor.ownerId,
-            name: dto.name,
-            color: dto.color ?? SPLASH_DEFAULT_COLOR,
-            title: dto.title || null,
-            description: dto.description || null,
-            link_unlock_seconds: dto.link_unlock_seconds ?? 5,
-            auto_redirect: dto.auto_redirect ?? false,
-            settings,
-            logo: null,
-            favicon: null,
-            opengraph: null,
-            ...imageChanges(dto, images.stored),
-            datetime: this.clock.now(),
-            last_datetime: null,
-          },
-          em,
-        ),
+      const id = await this.limits.within(actor.ownerId, { splash_pages: 1 }, () =>
+        this.pages.insert({
+          user_id: actor.ownerId,
+          name: dto.name,
+          color: dto.color ?? SPLASH_DEFAULT_COLOR,
+          title: dto.title || null,
+          description: dto.description || null,
+          link_unlock_seconds: dto.link_unlock_seconds ?? 5,
+          auto_redirect: dto.auto_redirect ?? false,
+          settings,
+          logo: null,
+          favicon: null,
+          opengraph: null,
+          ...imageChanges(dto, images.stored),
+          datetime: this.clock.now(),
+          last_datetime: null,
+        }),
       );
       return { id };
     } catch (e) {

@@ -52,7 +52,7 @@ export class TeamMembersService {
       );
     }
     const now = this.clock.now();
-    const id = await this.limits.within(actor.ownerId, { team_members: 1 }, (em) =>
+    const id = await this.limits.within(actor.ownerId, { team_members: 1 }, () =>
       this.members.insert(
         {
           team_id: dto.team_id,
@@ -64,7 +64,6 @@ export class TeamMembersService {
           last_datetime: null,
         },
         memberEvents('team_member.invited', now),
-        em,
       ),
     );
     void this.emailInvitee(id, dto.user_email, owner.email);

@@ -1,8 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock, DAY_MS } from '@app/common';
-import { closeMonth, endedMonth, firstDayOfMonth, monthsClosedThrough } from '@app/database';
+import { closeMonth, Db, endedMonth, firstDayOfMonth, monthsClosedThrough } from '@app/database';
 import type { Job } from '../job';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -27,7 +25,7 @@ export class StatisticsMonthsJob implements Job {
   private readonly logger = new Logger(StatisticsMonthsJob.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
@@ -40,12 +38,12 @@ export class StatisticsMonthsJob implements Job {
     const ended = endedMonth(this.clock.now().getTime(), CLOSE_MARGIN_MS);
     let closed = 0;
     for (;;) {
-      const through = await monthsClosedThrough(this.dataSource.manager);
+      const through = await monthsClosedThrough(this.db.manager);
       if (through >= ended || !Number.isFinite(through) || signal?.aborted) {
         return closed;
       }
       const month = through + 1;
-      const done = await this.dataSource.transaction((em) => closeMonth(em, month));
+      const done = await this.db.write(() => closeMonth(this.db, month));
       if (done) {
         closed += 1;
         this.logger.log(`Closed the statistics month ${monthText(month)}`);

@@ -1,10 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EntityManager, QueryFailedError } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { Clock, formatDateTime, NotFoundError } from '@app/common';
 import {
+  Db,
   PaymentEntity,
   PaymentsRepository,
   PlanEntity,
+  PlansRepository,
   UserEntity,
   writeAccountLogs,
   writeOutboxEvents,
@@ -56,6 +58,8 @@ export class PaymentsRecorder {
   constructor(
     private readonly payments: PaymentsRepository,
     private readonly plans: PlansService,
+    private readonly planRows: PlansRepository,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
@@ -63,36 +67,30 @@ export class PaymentsRecorder {
     const now = this.clock.now();
     let result: RecordedPayment & { userId: number | null };
     try {
-      result = await this.payments.transaction(async (em) => {
-        const existing = await this.payments.findByProcessorId(
-          input.processor,
-          input.paymentId,
-          em,
-        );
+      result = await this.db.write(async () => {
+        const existing = await this.payments.findByProcessorId(input.processor, input.paymentId);
         if (existing) return { payment: existing, created: false, userId: existing.user_id };
-        const user = await findUser(em, input.userId, input.email);
-        const plan =
-          input.planId === null ? null : await em.findOneBy(PlanEntity, { id: input.planId });
-        const payment = await em.save(
-          em.create(PaymentEntity, {
-            user_id: user?.id ?? null,
-            plan_id: plan?.id ?? null,
-            processor: input.processor,
-            payment_id: input.paymentId,
-            type: input.type,
-            frequency: input.frequency,
-            email: input.email.slice(0, 254),
-            name: input.name?.slice(0, 128) ?? null,
-            currency: input.currency.toUpperCase(),
-            base_amount: input.baseAmount,
-            discount_amount: input.discountAmount,
-            total_amount: input.totalAmount,
-            code: input.code?.slice(0, 64) ?? null,
-            status: true,
-            datetime: now,
-          }),
-        );
-        if (user) await this.apply(em, user, payment, now);
+        const user = await this.findUser(input.userId, input.email);
+        const plan: PlanEntity | null =
+          input.planId === null ? null : await this.planRows.findById(input.planId);
+        const payment = await this.payments.insert({
+          user_id: user?.id ?? null,
+          plan_id: plan?.id ?? null,
+          processor: input.processor,
+          payment_id: input.paymentId,
+          type: input.type,
+          frequency: input.frequency,
+          email: input.email.slice(0, 254),
+          name: input.name?.slice(0, 128) ?? null,
+          currency: input.currency.toUpperCase(),
+          base_amount: input.baseAmount,
+          discount_amount: input.discountAmount,
+          total_amount: input.totalAmount,
+          code: input.code?.slice(0, 64) ?? null,
+          status: true,
+          datetime: now,
+        });
+        if (user) await this.apply(user, payment, now);
         return { payment, created: true, userId: user?.id ?? null };
       });
     } catch (error) {
@@ -114,12 +112,12 @@ export class PaymentsRecorder {
 
   /** Marks a payment refunded (status false); the plan stays as it is. Null when it is unknown. */
   async refund(processor: PaymentProcessor, paymentId: string): Promise<PaymentEntity | null> {
-    return this.payments.transaction(async (em) => {
-      const payment = await this.payments.findByProcessorId(processor, paymentId, em);
+    return this.db.write(async () => {
+      const payment = await this.payments.findByProcessorId(processor, paymentId);
       if (!payment) return null;
       if (payment.status) {
         payment.status = false;
-        await em.save(payment);
+        await this.payments.save(payment);
       }
       return payment;
     });
@@ -128,17 +126,17 @@ export class PaymentsRecorder {
   /** Gives an unmatched payment to a user and applies it as if it had matched. */
   async assign(paymentId: number, userId: number): Promise<PaymentEntity> {
     const now = this.clock.now();
-    const payment = await this.payments.transaction(async (em) => {
-      const found = await this.payments.findById(paymentId, em);
+    const payment = await this.db.write(async () => {
+      const found = await this.payments.findById(paymentId);
       if (!found) throw new NotFoundError('payment_not_found', 'payment');
-      const user = await em.findOneBy(UserEntity, { id: userId });
+      const user = await this.db.repository(UserEntity).findOneBy({ id: userId });
       if (!user) throw new NotFoundError('user_not_found', 'user');
       if (found.user_id !== null) {
         throw new NotFoundError('payment_not_found', 'unmatched payment');
       }
       found.user_id = user.id;
-      await em.save(found);
-      await this.apply(em, user, found, now);
+      await this.payments.save(found);
+      await this.apply(user, found, now);
       return found;
     });
     this.plans.forget(userId);
@@ -146,24 +144,15 @@ export class PaymentsRecorder {
   }
 
   /** The user's plan and its end after the payment, the event and the log entry. */
-  private async apply(
-    em: EntityManager,
-    user: UserEntity,
-    payment: PaymentEntity,
-    now: Date,
-  ): Promise<void> {
+  private async apply(user: UserEntity, payment: PaymentEntity, now: Date): Promise<void> {
     if (payment.plan_id !== null) {
       const months = FREQUENCY_MONTHS[payment.frequency as PaymentFrequency];
       const current = user.plan_expiration_date;
       const from = current && current.getTime() > now.getTime() ? current : now;
       const expiration = months === null ? null : addMonths(from, months);
-      await em.update(
-        UserEntity,
-        { id: user.id },
-        { plan_id: payment.plan_id, plan_expiration_date: expiration },
-      );
+      await this.planRows.setUserPlan(user.id, payment.plan_id, expiration);
       await writeAccountLogs(
-        em,
+        this.db,
         [
           {
             userId: user.id,
@@ -180,22 +169,20 @@ export class PaymentsRecorder {
       );
     }
     await writeOutboxEvents(
-      em,
+      this.db,
       [{ event: 'payment.created', ownerId: user.id, data: { ...paymentPayload(payment) } }],
       now,
     );
   }
-}
 
-async function findUser(
-  em: EntityManager,
-  userId: number | null,
-  email: string,
-): Promise<UserEntity | null> {
-  if (userId !== null) {
-    const byId = await em.findOneBy(UserEntity, { id: userId });
-    if (byId) return byId;
+  /** The user a payment names (by id, else by email), in the open write. */
+  private async findUser(userId: number | null, email: string): Promise<UserEntity | null> {
+    const users = this.db.repository(UserEntity);
+    if (userId !== null) {
+      const byId = await users.findOneBy({ id: userId });
+      if (byId) return byId;
+    }
+    const address = email.trim().toLowerCase();
+    return address ? users.findOneBy({ email: address }) : null;
   }
-  const address = email.trim().toLowerCase();
-  return address ? em.findOneBy(UserEntity, { email: address }) : null;
 }

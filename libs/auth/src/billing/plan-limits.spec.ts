@@ -1,15 +1,30 @@
-import { type PlanSettings, PlansRepository, UNLIMITED_PLAN } from '@app/database';
+import { type Db, type PlanSettings, UNLIMITED_PLAN } from '@app/database';
 import { addMonths } from './payment-values';
 import { PlanLimits, refusal } from './plan-limits';
 import { PlansService } from './plans.service';
 
-/** An entity manager whose COUNT(*) answers `used`, recording the SQL it was given. */
-function fakeEm(used: number, sql: string[]) {
+/** A SQLite Db whose COUNT(*) answers `used`, recording the SQL and whether it runs in a write. */
+function fakeDb(used: number, sql: string[], writes: number[]) {
+  let writing = false;
   return {
-    connection: { options: { type: 'better-sqlite3' } },
-    query: (text: string) => {
-      sql.push(text);
-      return Promise.resolve([{ n: used }]);
+    dialect: 'sqlite',
+    get writing() {
+      return writing;
+    },
+    manager: {
+      query: (text: string) => {
+        sql.push(`${writing ? 'in a write: ' : ''}${text}`);
+        return Promise.resolve([{ n: used }]);
+      },
+    },
+    write: async (work: () => Promise<unknown>) => {
+      writes.push(1);
+      writing = true;
+      try {
+        return await work();
+      } finally {
+        writing = false;
+      }
     },
   };
 }
@@ -17,6 +32,7 @@ function fakeEm(used: number, sql: string[]) {
 function limitsWith(settings: Partial<PlanSettings>, used: number) {
   const sql: string[] = [];
   const transactions: number[] = [];
+  const db = fakeDb(used, sql, transactions);
   const plans = {
     effective: () =>
       Promise.resolve({
@@ -25,29 +41,23 @@ function limitsWith(settings: Partial<PlanSettings>, used: number) {
         settings: { ...UNLIMITED_PLAN, ...settings },
       }),
   } as unknown as PlansService;
-  const repo = {
-    transaction: (work: (em: unknown) => Promise<unknown>) => {
-      transactions.push(1);
-      return work(fakeEm(used, sql));
-    },
-  } as unknown as PlansRepository;
-  return { limits: new PlanLimits(plans, repo), sql, transactions };
+  return { limits: new PlanLimits(plans, db as unknown as Db), sql, transactions, db };
 }
 
 describe(PlanLimits.name, () => {
-  it('writes without a transaction when the plan does not limit what is added', async () => {
+  it('writes without opening a write when the plan does not limit what is added', async () => {
     const { limits, transactions } = limitsWith({ qr_codes_limit: 1 }, 5);
-    const write = jest.fn((em?: unknown) => Promise.resolve(em));
-    await expect(limits.within(7, { links: 1 }, write)).resolves.toBeUndefined();
-    expect(write).toHaveBeenCalledWith();
+    const write = jest.fn(() => Promise.resolve('written'));
+    await expect(limits.within(7, { links: 1 }, write)).resolves.toBe('written');
     expect(transactions).toEqual([]);
   });
 
-  it('counts in the transaction and writes with its entity manager while there is room', async () => {
-    const { limits, sql } = limitsWith({ links_limit: 10 }, 9);
-    const result = await limits.within(7, { links: 1 }, (em) => Promise.resolve(em !== undefined));
+  it('counts and writes in one write while there is room', async () => {
+    const { limits, sql, transactions, db } = limitsWith({ links_limit: 10 }, 9);
+    const result = await limits.within(7, { links: 1 }, () => Promise.resolve(db.writing));
     expect(result).toBe(true);
-    expect(sql).toEqual(['SELECT COUNT(*) AS n FROM "links" WHERE "user_id" = ?']);
+    expect(transactions).toEqual([1]);
+    expect(sql).toEqual(['in a write: SELECT COUNT(*) AS n FROM "links" WHERE "user_id" = ?']);
   });
 
   it('refuses with plan_limit_reached and does not write past the limit', async () => {

@@ -1,13 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AppError } from '@app/common';
-import {
-  countUsage,
-  LIMITED_RESOURCES,
-  type LimitedResource,
-  lockOwner,
-  PlansRepository,
-} from '@app/database';
+import { countUsage, Db, LIMITED_RESOURCES, type LimitedResource, lockOwner } from '@app/database';
 import { PlansService } from './plans.service';
 
 /** What a write adds: rows of each resource (or bytes of static sites). */
@@ -36,35 +29,31 @@ const NAMES: Record<LimitedResource, [string, string]> = {
 /**
  * The plan's limits on creates. A write that adds to a limited resource runs in a transaction that
  * first counts what the owner has: on PostgreSQL the owner's user row is locked for it (several
- * instances take turns); on SQLite transactions take turns anyway (serializeSqliteTransactions in
- * libs/database). Two creates at the limit therefore never both succeed. Writes the plan does not
+ * instances take turns); on SQLite writes take turns anyway (Db.write). Two creates at the limit therefore never both succeed. Writes the plan does not
  * limit skip all of this.
  */
 @Injectable()
 export class PlanLimits {
   constructor(
     private readonly plans: PlansService,
-    private readonly repo: PlansRepository,
+    private readonly db: Db,
   ) {}
 
   /**
    * Runs `write` if the owner's plan leaves room for `needs`; else throws `plan_limit_reached`
-   * (403) naming the limit and the numbers. `write` gets the transaction's entity manager when a
-   * limit applies (it must write with it), none otherwise.
+   * (403) naming the limit and the numbers. When a limit applies, the check and `write` are one
+   * write (Db.write): the repositories `write` calls join it. Inside a write the service opened,
+   * they are part of that one.
    */
-  async within<T>(
-    ownerId: number,
-    needs: Needs,
-    write: (em?: EntityManager) => Promise<T>,
-  ): Promise<T> {
+  async within<T>(ownerId: number, needs: Needs, write: () => Promise<T>): Promise<T> {
     const limited = await this.limited(ownerId, needs);
     if (limited.length === 0) {
       return write();
     }
-    return this.repo.transaction(async (em) => {
-      await lockOwner(em, ownerId);
-      await this.refuseBeyond(em, ownerId, limited);
-      return write(em);
+    return this.db.write(async () => {
+      await lockOwner(this.db, ownerId);
+      await this.refuseBeyond(ownerId, limited);
+      return write();
     });
   }
 
@@ -75,7 +64,7 @@ export class PlanLimits {
   async precheck(ownerId: number, needs: Needs): Promise<void> {
     const limited = await this.limited(ownerId, needs);
     if (limited.length > 0) {
-      await this.refuseBeyond(this.repo.manager, ownerId, limited);
+      await this.refuseBeyond(ownerId, limited);
     }
   }
 
@@ -91,13 +80,9 @@ export class PlanLimits {
       }));
   }
 
-  private async refuseBeyond(
-    em: EntityManager,
-    ownerId: number,
-    limited: readonly Limited[],
-  ): Promise<void> {
+  private async refuseBeyond(ownerId: number, limited: readonly Limited[]): Promise<void> {
     for (const { resource, adding, limit } of limited) {
-      const used = await countUsage(em, ownerId, resource);
+      const used = await countUsage(this.db, ownerId, resource);
       if (used + adding > limit) {
         throw new AppError('plan_limit_reached', refusal(resource, limit, used, adding));
       }

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AppError, BoundedCache, Clock, isObject, NotFoundError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
-  countAllUsage,
   LIMITED_RESOURCES,
   type LimitedResource,
   mergePlanSettings,
@@ -51,30 +49,25 @@ export class PlansService {
    * The user's plan while it has not expired, else the default plan (DEFAULT_PLAN_ID), else no
    * plan at all: unlimited. Nothing is deleted when a plan ends; only creates are refused.
    */
-  async effective(userId: number, em?: EntityManager): Promise<EffectivePlan> {
-    const row = await this.plans.userPlan(userId, em);
-    return this.inForce(row?.plan ?? null, row?.plan_expiration_date ?? null, em);
+  async effective(userId: number): Promise<EffectivePlan> {
+    const row = await this.plans.userPlan(userId);
+    return this.inForce(row?.plan ?? null, row?.plan_expiration_date ?? null);
   }
 
   /** The same, for a user row already read (its plan columns). */
   async effectiveFor(
     user: Pick<UserEntity, 'plan_id' | 'plan_expiration_date'>,
-    em?: EntityManager,
   ): Promise<EffectivePlan> {
-    const plan = user.plan_id === null ? null : await this.plans.findById(user.plan_id, em);
-    return this.inForce(plan, user.plan_expiration_date, em);
+    const plan = user.plan_id === null ? null : await this.plans.findById(user.plan_id);
+    return this.inForce(plan, user.plan_expiration_date);
   }
 
-  private async inForce(
-    plan: PlanEntity | null,
-    expiration: Date | null,
-    em?: EntityManager,
-  ): Promise<EffectivePlan> {
+  private async inForce(plan: PlanEntity | null, expiration: Date | null): Promise<EffectivePlan> {
     if (plan && (expiration === null || expiration.getTime() > this.clock.now().getTime())) {
       return { planId: plan.id, expiration, settings: parsePlanSettings(plan.settings) };
     }
     const defaultId = this.config.billing.defaultPlanId;
-    const fallback = defaultId === null ? null : await this.plans.findById(defaultId, em);
+    const fallback = defaultId === null ? null : await this.plans.findById(defaultId);
     return fallback
       ? { planId: fallback.id, expiration: null, settings: parsePlanSettings(fallback.settings) }
       : { planId: null, expiration: null, settings: { ...UNLIMITED_PLAN } };
@@ -105,7 +98,7 @@ export class PlansService {
     ownerId: number,
     settings: PlanSettings,
   ): Promise<Record<LimitedResource, { used: number; limit: number }>> {
-    const used = await countAllUsage(this.plans.manager, ownerId);
+    const used = await this.plans.usage(ownerId);
     return Object.fromEntries(
       (Object.keys(LIMITED_RESOURCES) as LimitedResource[]).map((resource) => [
         resource,

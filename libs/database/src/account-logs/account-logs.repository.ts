@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
+import { Db } from '../engine/db';
 import { applyListQuery } from '../owned.repository';
 import { AccountLogEntity } from './account-log.entity';
 import { AccountLogInput, writeAccountLogs } from './account-logs';
@@ -12,6 +13,7 @@ const DELETE_BATCH = 5_000;
 export class AccountLogsRepository {
   constructor(
     @InjectRepository(AccountLogEntity) private readonly repo: Repository<AccountLogEntity>,
+    private readonly db: Db,
   ) {}
 
   async listOwned(userId: number, query: ListQuery): Promise<Paginated<AccountLogEntity>> {
@@ -23,7 +25,7 @@ export class AccountLogsRepository {
 
   /** Writes entries in a transaction of their own (for actions that write nothing else). */
   add(entries: readonly AccountLogInput[], now: Date): Promise<void> {
-    return this.repo.manager.transaction((em) => writeAccountLogs(em, entries, now));
+    return writeAccountLogs(this.db, entries, now);
   }
 
   /** Deletes entries older than `cutoff`, in batches; returns how many. */
@@ -37,7 +39,7 @@ export class AccountLogsRepository {
         take: DELETE_BATCH,
       });
       if (rows.length === 0) return deleted;
-      await this.repo.delete(rows.map((r) => r.id));
+      await this.db.write(() => this.db.repository(AccountLogEntity).delete(rows.map((r) => r.id)));
       deleted += rows.length;
     }
   }

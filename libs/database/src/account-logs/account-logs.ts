@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import type { Db } from '../engine/db';
 import { AccountLogEntity } from './account-log.entity';
 
 /** The types an account log can hold; the outbox events among them are logged as they are written. */
@@ -26,24 +26,26 @@ export function isAccountLogType(value: string): value is AccountLogType {
   return (ACCOUNT_LOG_TYPES as readonly string[]).includes(value);
 }
 
-/** Writes log entries with `em`, the entity manager of the transaction that makes the change. */
+/** Writes log entries in the open write (the change they record), or in a write of their own. */
 export async function writeAccountLogs(
-  em: EntityManager,
+  db: Db,
   entries: readonly AccountLogInput[],
   now: Date,
 ): Promise<void> {
   if (entries.length === 0) return;
-  await em
-    .createQueryBuilder()
-    .insert()
-    .into(AccountLogEntity)
-    .values(
-      entries.map((e) => ({
-        user_id: e.userId,
-        type: e.type,
-        data: JSON.stringify(e.data),
-        datetime: now,
-      })),
-    )
-    .execute();
+  await db.write(() =>
+    db.manager
+      .createQueryBuilder()
+      .insert()
+      .into(AccountLogEntity)
+      .values(
+        entries.map((e) => ({
+          user_id: e.userId,
+          type: e.type,
+          data: JSON.stringify(e.data),
+          datetime: now,
+        })),
+      )
+      .execute(),
+  );
 }

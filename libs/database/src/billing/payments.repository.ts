@@ -1,13 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, Repository } from 'typeorm';
+import { IsNull, Repository } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
+import { Db } from '../engine/db';
 import { applyListQuery } from '../owned.repository';
 import { PaymentEntity } from './payment.entity';
 
 @Injectable()
 export class PaymentsRepository {
-  constructor(@InjectRepository(PaymentEntity) private readonly repo: Repository<PaymentEntity>) {}
+  constructor(
+    @InjectRepository(PaymentEntity) private readonly repo: Repository<PaymentEntity>,
+    private readonly db: Db,
+  ) {}
+
+  /** The payments' repository in the open write (the data source's outside one). */
+  private get writing(): Repository<PaymentEntity> {
+    return this.db.repository(PaymentEntity);
+  }
 
   /** The user's own payments (never a team's: payments are account-level). */
   async listOwned(userId: number, query: ListQuery): Promise<Paginated<PaymentEntity>> {
@@ -21,16 +30,23 @@ export class PaymentsRepository {
     return this.repo.findOneBy({ id, user_id: userId });
   }
 
-  findById(id: number, em: EntityManager = this.repo.manager): Promise<PaymentEntity | null> {
-    return em.findOneBy(PaymentEntity, { id });
+  /** The payment with this id (in the open write, when there is one). */
+  findById(id: number): Promise<PaymentEntity | null> {
+    return this.writing.findOneBy({ id });
   }
 
-  findByProcessorId(
-    processor: string,
-    paymentId: string,
-    em: EntityManager = this.repo.manager,
-  ): Promise<PaymentEntity | null> {
-    return em.findOneBy(PaymentEntity, { processor, payment_id: paymentId });
+  /** The payment a processor knows by this id (in the open write, when there is one). */
+  findByProcessorId(processor: string, paymentId: string): Promise<PaymentEntity | null> {
+    return this.writing.findOneBy({ processor, payment_id: paymentId });
+  }
+
+  /** Inserts a payment (in the open write, when there is one). */
+  insert(values: Omit<PaymentEntity, 'id'>): Promise<PaymentEntity> {
+    return this.db.write(() => this.writing.save(this.writing.create(values)));
+  }
+
+  save(payment: PaymentEntity): Promise<PaymentEntity> {
+    return this.db.write(() => this.writing.save(payment));
   }
 
   /** Payments that matched no user, oldest first: the operator assigns them (`payment:assign`). */
@@ -59,10 +75,5 @@ export class PaymentsRepository {
 
   all(): Promise<PaymentEntity[]> {
     return this.repo.find({ order: { id: 'ASC' } });
-  }
-
-  /** The transaction's entity manager runs the work: a payment and its effects are written together. */
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.repo.manager.transaction(work);
   }
 }

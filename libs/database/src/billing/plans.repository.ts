@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { RowReader } from '../row-reader';
+import { Repository } from 'typeorm';
+import { Db } from '../engine/db';
+import { RowReader } from '../engine/row-reader';
 import { UserEntity } from '../users/user.entity';
+import type { LimitedResource } from './plan-settings';
 import { PlanEntity } from './plan.entity';
+import { countAllUsage } from './usage';
 
 /** A user's plan columns together with the plan they point at (null when none or deleted). */
 export interface UserPlanRow {
@@ -19,59 +22,50 @@ export class PlansRepository {
   private readonly planRows: RowReader<PlanEntity>;
   private readonly userRows: RowReader<UserEntity>;
 
-  constructor(@InjectRepository(PlanEntity) private readonly repo: Repository<PlanEntity>) {
-    this.planRows = new RowReader(repo);
-    this.userRows = new RowReader(repo.manager.getRepository(UserEntity));
-  }
-
-  /** The entity manager outside any transaction (usage counts). */
-  get manager(): EntityManager {
-    return this.repo.manager;
-  }
-
-  /** Runs `work` in a transaction: a limit check and the write it allows. */
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.repo.manager.transaction(work);
+  constructor(
+    @InjectRepository(PlanEntity) private readonly repo: Repository<PlanEntity>,
+    private readonly db: Db,
+  ) {
+    this.planRows = new RowReader(db, repo);
+    this.userRows = new RowReader(db, repo.manager.getRepository(UserEntity));
   }
 
   all(): Promise<PlanEntity[]> {
     return this.repo.find({ order: { id: 'ASC' } });
   }
 
-  findById(id: number, em: EntityManager = this.repo.manager): Promise<PlanEntity | null> {
-    return this.planRows.one('"id" = ?', [id], em);
+  /** The plan (in the open write, when there is one). */
+  findById(id: number): Promise<PlanEntity | null> {
+    return this.planRows.one('"id" = ?', [id]);
   }
 
   save(plan: PlanEntity): Promise<PlanEntity> {
-    return this.repo.save(plan);
+    return this.db.write(() => this.db.repository(PlanEntity).save(plan));
   }
 
   create(values: Omit<PlanEntity, 'id'>): Promise<PlanEntity> {
-    return this.repo.save(this.repo.create(values));
+    return this.save(this.repo.create(values));
+  }
+
+  /** Every limited resource's usage of an owner, in one query (see countAllUsage). */
+  usage(ownerId: number): Promise<Record<LimitedResource, number>> {
+    return countAllUsage(this.db, ownerId);
   }
 
   /** The user's plan columns and plan, in one query; null for an unknown user. */
-  async userPlan(
-    userId: number,
-    em: EntityManager = this.repo.manager,
-  ): Promise<UserPlanRow | null> {
-    const user = await this.userRows.one('"id" = ?', [userId], em);
+  async userPlan(userId: number): Promise<UserPlanRow | null> {
+    const user = await this.userRows.one('"id" = ?', [userId]);
     if (!user) return null;
-    const plan = user.plan_id === null ? null : await this.findById(user.plan_id, em);
+    const plan = user.plan_id === null ? null : await this.findById(user.plan_id);
     return { plan_id: user.plan_id, plan_expiration_date: user.plan_expiration_date, plan };
   }
 
-  /** Puts a user on a plan until `expiration` (null: no end), with `em` when in a transaction. */
-  async setUserPlan(
-    userId: number,
-    planId: number | null,
-    expiration: Date | null,
-    em: EntityManager = this.repo.manager,
-  ): Promise<void> {
-    await em.update(
-      UserEntity,
-      { id: userId },
-      { plan_id: planId, plan_expiration_date: expiration },
+  /** Puts a user on a plan until `expiration` (null: no end), in the open write if there is one. */
+  async setUserPlan(userId: number, planId: number | null, expiration: Date | null): Promise<void> {
+    await this.db.write(() =>
+      this.db
+        .repository(UserEntity)
+        .update({ id: userId }, { plan_id: planId, plan_expiration_date: expiration }),
     );
   }
 }

@@ -1,5 +1,4 @@
-import { EntityManager } from 'typeorm';
-import { queryPrepared } from '../prepared-query';
+import type { Db } from '../engine/db';
 import type { LimitedResource } from './plan-settings';
 
 /** Tables whose rows count against a limit, each row owned through `user_id`. */
@@ -17,36 +16,36 @@ const OWNED_TABLES: Record<
   notification_handlers: 'notification_handlers',
 };
 
-function placeholder(em: EntityManager): string {
-  return em.connection.options.type === 'postgres' ? '$1' : '?';
+function placeholder(db: Db): string {
+  return db.dialect === 'postgres' ? '$1' : '?';
 }
 
 /**
- * How much of a resource an owner uses now, with `em` (the transaction that is about to add more):
+ * How much of a resource an owner uses now, in the open write (the one that is about to add more):
  * rows for counted resources, members and pending invitations of all the owner's teams, and the
  * bytes of all the owner's static sites (the current version of each).
  */
 export async function countUsage(
-  em: EntityManager,
+  db: Db,
   ownerId: number,
   resource: LimitedResource,
 ): Promise<number> {
-  const p = placeholder(em);
+  const p = placeholder(db);
   if (resource === 'team_members') {
-    const rows: Array<{ n: number | string }> = await em.query(
+    const rows: Array<{ n: number | string }> = await db.manager.query(
       `SELECT COUNT(*) AS n FROM "team_members" m JOIN "teams" t ON t."id" = m."team_id" WHERE t."user_id" = ${p}`,
       [ownerId],
     );
     return Number(rows[0]?.n ?? 0);
   }
   if (resource === 'static_storage_bytes') {
-    const rows: Array<{ settings: string }> = await em.query(
+    const rows: Array<{ settings: string }> = await db.manager.query(
       `SELECT "settings" FROM "links" WHERE "user_id" = ${p} AND "type" = 'static'`,
       [ownerId],
     );
     return rows.reduce((sum, row) => sum + siteBytes(row.settings), 0);
   }
-  const rows: Array<{ n: number | string }> = await em.query(
+  const rows: Array<{ n: number | string }> = await db.manager.query(
     `SELECT COUNT(*) AS n FROM "${OWNED_TABLES[resource]}" WHERE "user_id" = ${p}`,
     [ownerId],
   );
@@ -61,10 +60,10 @@ const SETTINGS_SEPARATOR = '\u001e';
 
 /** Every limited resource's usage of an owner, in one query (GET /v1/user shows them all). */
 export async function countAllUsage(
-  em: EntityManager,
+  db: Db,
   ownerId: number,
 ): Promise<Record<LimitedResource, number>> {
-  const p = placeholder(em);
+  const p = placeholder(db);
   const postgres = p !== '?';
   const columns = Object.entries(OWNED_TABLES).map(
     ([name, table]) => `(SELECT COUNT(*) FROM "${table}" WHERE "user_id" = ${p}) AS "${name}"`,
@@ -83,7 +82,7 @@ export async function countAllUsage(
   const params = postgres ? [ownerId] : columns.map(() => ownerId);
   // The same text on every call: prepared on PostgreSQL, where planning the ten counts cost more
   // than running them.
-  const rows = (await queryPrepared(em, `SELECT ${columns.join(', ')}`, params)) as Array<
+  const rows = (await db.prepared(`SELECT ${columns.join(', ')}`).all(params)) as Array<
     Record<string, number | string | null>
   >;
   const row = rows[0] ?? {};
@@ -112,10 +111,10 @@ export function siteBytes(settings: string): number {
 /**
  * Locks the owner's user row until the transaction ends, so that creates of one owner check their
  * limits one after another (PostgreSQL, across instances). SQLite needs no lock: its transactions
- * take turns process-wide (serializeSqliteTransactions).
+ * take turns process-wide (Db.write).
  */
-export async function lockOwner(em: EntityManager, ownerId: number): Promise<void> {
-  if (em.connection.options.type === 'postgres') {
-    await em.query(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`, [ownerId]);
+export async function lockOwner(db: Db, ownerId: number): Promise<void> {
+  if (db.dialect === 'postgres') {
+    await db.manager.query(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`, [ownerId]);
   }
 }

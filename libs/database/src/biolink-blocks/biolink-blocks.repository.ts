@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { Db } from '../engine/db';
 import { OwnedRepository } from '../owned.repository';
 import { BiolinkBlockEntity } from './biolink-block.entity';
 
 @Injectable()
 export class BiolinkBlocksRepository extends OwnedRepository<BiolinkBlockEntity> {
-  constructor(@InjectRepository(BiolinkBlockEntity) repo: Repository<BiolinkBlockEntity>) {
-    super(repo);
+  constructor(@InjectRepository(BiolinkBlockEntity) repo: Repository<BiolinkBlockEntity>, db: Db) {
+    super(repo, db);
   }
 
   /** The blocks of one bio page in page order (what its visitors see when enabled). */
@@ -37,6 +38,6 @@ export class BiolinkBlocksRepository extends OwnedRepository<BiolinkBlockEntity>
 
   /** Counts one click of a `link` block. */
   async countClick(id: number): Promise<void> {
-    await this.repo.increment({ id }, 'clicks', 1);
+    await this.db.write(() => this.writing.increment({ id }, 'clicks', 1));
   }
 }

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { formatDateTime, ListQuery } from '@app/common';
 import { toDbDateTime } from '../db-values';
+import { Db } from '../engine/db';
 import { writeOutboxEvents } from '../events/outbox';
 import { applyListFilters, OwnedRepository } from '../owned.repository';
 import { DatumEntity } from './datum.entity';
 
 @Injectable()
 export class DataRepository extends OwnedRepository<DatumEntity> {
-  constructor(@InjectRepository(DatumEntity) repo: Repository<DatumEntity>) {
-    super(repo);
+  constructor(@InjectRepository(DatumEntity) repo: Repository<DatumEntity>, db: Db,) {
+    super(repo, db);
   }
 
   /**
@@ -78,11 +79,11 @@ export class DataRepository extends OwnedRepository<DatumEntity> {
     now: Date,
   ): Promise<DatumEntity | null> {
     try {
-      return await this.repo.manager.transaction(async (em: EntityManager) => {
-        const repo = em.getRepository(DatumEntity);
+      return await this.db.write(async () => {
+        const repo = this.writing;
         const saved = await repo.save(repo.create(values));
         await writeOutboxEvents(
-          em,
+          this.db,
           [
             {
               event: 'data.created',

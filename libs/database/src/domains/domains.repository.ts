@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { toDbValue } from '../db-values';
+import { Db } from '../engine/db';
+import { RowReader } from '../engine/row-reader';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { LinkEntity } from '../links/link.entity';
 import { IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
-import { RowReader } from '../row-reader';
 import { holdClosedMonths } from '../statistics/stat-tables';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { emptyLinksInChunks } from '../visits/link-visits';
@@ -15,9 +16,9 @@ import { DomainEntity } from './domain.entity';
 export class DomainsRepository extends OwnedRepository<DomainEntity> {
   private readonly rows: RowReader<DomainEntity>;
 
-  constructor(@InjectRepository(DomainEntity) repo: Repository<DomainEntity>) {
-    super(repo);
-    this.rows = new RowReader(repo);
+  constructor(@InjectRepository(DomainEntity) repo: Repository<DomainEntity>, db: Db) {
+    super(repo, db);
+    this.rows = new RowReader(db, repo);
   }
 
   /** The enabled domain serving this host, if any (at most one is enabled per host). */
@@ -45,9 +46,9 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
 
   /** Saves the domain and, in the same transaction, the events the change raises. */
   saveRaising(domain: DomainEntity, events: RowEvents<DomainEntity>): Promise<DomainEntity> {
-    return this.repo.manager.transaction(async (em) => {
-      const saved = await em.save(DomainEntity, domain);
-      await writeOutboxEvents(em, events.of([saved]), events.now);
+    return this.db.write(async () => {
+      const saved = await this.writing.save(domain);
+      await writeOutboxEvents(this.db, events.of([saved]), events.now);
       return saved;
     });
   }
@@ -58,27 +59,28 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
    * first, in chunks (emptyLinksInChunks).
    */
   override async deleteOwned(ownerId: number, id: number): Promise<boolean> {
-    await emptyLinksInChunks(this.repo.manager, ownerId, { domainId: id });
-    return this.repo.manager.transaction(async (em) => {
+    await emptyLinksInChunks(this.db, ownerId, { domainId: id });
+    return this.db.write(async () => {
       // Before the links' row locks (see holdClosedMonths).
-      await holdClosedMonths(em);
-      const domain = await em.findOneBy(DomainEntity, { id, user_id: ownerId });
+      await holdClosedMonths(this.db);
+      const domain = await this.writing.findOneBy({ id, user_id: ownerId });
       if (!domain) {
         return false;
       }
-      const links = await em.find(LinkEntity, {
+      const linkRows = this.db.repository(LinkEntity);
+      const links = await linkRows.find({
         where: { domain_id: id, user_id: ownerId },
         select: { id: true },
         order: { id: 'ASC' },
-        ...rowLock(em),
+        ...rowLock(this.db),
       });
       await subtractLinksFromUser(
-        em,
+        this.db,
         ownerId,
         links.map((l) => l.id),
       );
-      await em.delete(LinkEntity, { domain_id: id, user_id: ownerId });
-      await em.delete(DomainEntity, { id, user_id: ownerId });
+      await linkRows.delete({ domain_id: id, user_id: ownerId });
+      await this.writing.delete({ id, user_id: ownerId });
       return true;
     });
   }
@@ -88,7 +90,7 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
     return this.repo
       .createQueryBuilder('d')
       .where('d.id > :afterId', { afterId })
-      .andWhere('d.is_enabled = :on', { on: toDbValue(this.repo.manager.connection, true) })
+      .andWhere('d.is_enabled = :on', { on: toDbValue(this.db.dataSource, true) })
       .andWhere('d.verified_datetime IS NOT NULL')
       .orderBy('d.id', 'ASC')
       .take(limit)
@@ -97,6 +99,6 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
 
   /** Stores the count of re-checks in a row that missed the record. */
   async setVerificationMisses(id: number, misses: number): Promise<void> {
-    await this.repo.update({ id }, { verification_misses: misses });
+    await this.db.write(() => this.writing.update({ id }, { verification_misses: misses }));
   }
 }

@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type BetterSqlite3 from 'better-sqlite3';
-import { DataSource, In, IsNull, Repository } from 'typeorm';
-import { ListQuery, Paginated } from '@app/common';
-import { fromDbDateTime, prepared, sqliteConnection, toDbDateTime } from '../db-values';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, IsNull, Repository } from 'typeorm';
+import { fromDbDateTime, toDbDateTime } from '../db-values';
+import { Db } from '../engine/db';
 import { NotificationHandlerEntity } from '../notification-handlers/notification-handler.entity';
-import { applyListQuery } from '../owned.repository';
-import { sqliteWriteLock } from '../sqlite-write-lock';
 import { isAccountEvent } from './account-events';
 import { DeliveryEntity } from './delivery.entity';
-import { wakeDispatchers } from './outbox';
 import { OutboxEventEntity } from './outbox-event.entity';
 
 /** A delivery a worker has claimed: its attempt number counts this attempt. */
@@ -93,38 +89,22 @@ const SOME_EVENT = `SELECT 1 FROM "events" WHERE "dispatched_at" IS NULL LIMIT 1
 const SOME_DUE = `SELECT 1 FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} LIMIT 1`;
 
 /**
- * The outbox's read side and the delivery log's writes: fan events out into deliveries, claim
- * due ones under a lease, record attempts. On PostgreSQL claims are single statements with `FOR
- * UPDATE SKIP LOCKED`, so two workers never hold the same delivery. On SQLite each step is one
- * synchronous better-sqlite3 transaction on the driver's connection (nothing can interleave with
- * it), taken only while no ORM transaction holds that connection: `null` means "busy, try again".
+ * The dispatcher's side of the outbox: fan events out into deliveries, claim due ones under a
+ * lease, record attempts (the API's side is DeliveryLogRepository). On PostgreSQL claims are
+ * single statements with `FOR UPDATE SKIP LOCKED`, so two workers never hold the same delivery.
+ * On SQLite each step is one write with prepared statements, begun only if no other write holds
+ * the connection (Db.tryWriteNow): `null` means "busy, try again".
  */
 @Injectable()
 export class DeliveriesRepository {
   constructor(
     @InjectRepository(DeliveryEntity) private readonly repo: Repository<DeliveryEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Db,
   ) {}
 
-  /**
-   * Runs a synchronous write transaction on the SQLite connection if the write lock it shares with
-   * the visit writer thread is free now (SqliteWriteLock); null when it is not, like a busy
-   * connection: waiting for it here would block the event loop.
-   */
-  private whileWriteLocked<R>(db: BetterSqlite3.Database, write: () => R): R | null {
-    const lock = sqliteWriteLock(this.dataSource);
-    if (!lock.tryAcquire()) return null;
-    try {
-      return db.transaction(write)();
-    } finally {
-      lock.release();
-    }
-  }
-
-  private freeSqlite(): BetterSqlite3.Database | null | 'busy' {
-    const db = sqliteConnection(this.dataSource);
-    if (db === null) return null;
-    return db.inTransaction ? 'busy' : db;
+  /** A statement's rows, prepared once (in the open write, when there is one). */
+  private rows<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+    return this.db.prepared(sql).all(values) as Promise<T[]>;
   }
 
   /**
@@ -133,32 +113,30 @@ export class DeliveriesRepository {
    */
   async fanOut(now: Date, limit: number): Promise<number | null> {
     const at = toDbDateTime(now);
-    const db = this.freeSqlite();
-    if (db === 'busy') return null;
-    if (db !== null) {
-      // Most passes find nothing: a read says so without a transaction.
-      if (prepared(db, SOME_EVENT).get() === undefined) return 0;
-      return this.whileWriteLocked(db, () => {
-        const events = prepared(db, `${SELECT_EVENTS} ?`).all(limit) as EventRow[];
+    if (this.db.dialect === 'sqlite') {
+      // Most passes find nothing: a read says so without a write.
+      if ((await this.rows(SOME_EVENT)).length === 0) return 0;
+      return this.db.tryWriteNow(async () => {
+        const events = await this.rows<EventRow>(`${SELECT_EVENTS} ?`, [limit]);
         if (events.length === 0) return 0;
         const owners = [...new Set(events.map((e) => e.owner_id))];
-        const handlers = prepared(
-          db,
+        const handlers = await this.rows<HandlerRow>(
           `SELECT "id", "user_id", "events", "team_id" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
-        ).all(...owners) as HandlerRow[];
-        const insert = prepared(
-          db,
+          owners,
+        );
+        const insert = this.db.prepared(
           `INSERT OR IGNORE INTO "deliveries" ("uid", "event_id", "handler_id", "event", "status", "attempts", "next_attempt_at", "datetime") VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`,
         );
         for (const t of deliveryTargets(events, handlers)) {
-          insert.run(newDeliveryUid(), t.eventId, t.handlerId, t.event, at, at);
+          await insert.all([newDeliveryUid(), t.eventId, t.handlerId, t.event, at, at]);
         }
-        const mark = prepared(db, `UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
-        for (const e of events) mark.run(at, e.id);
+        const mark = this.db.prepared(`UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
+        for (const e of events) await mark.all([at, e.id]);
         return events.length;
       });
     }
-    return this.dataSource.transaction(async (em) => {
+    return this.db.write(async () => {
+      const em = this.db.manager;
       const events = await em.query<EventRow[]>(
         `${SELECT_EVENTS} ${Number(limit)} FOR UPDATE SKIP LOCKED`,
       );
@@ -203,25 +181,22 @@ export class DeliveriesRepository {
     const lease = toDbDateTime(new Date(now.getTime() + leaseMs));
     const at = toDbDateTime(now);
     const returning = `RETURNING "id", "uid", "event_id", "handler_id", "attempts"`;
-    const db = this.freeSqlite();
-    if (db === 'busy') return null;
     let rows: ClaimedDelivery[];
-    if (db !== null) {
+    if (this.db.dialect === 'sqlite') {
       // A read finds out whether anything is due; the UPDATE, a write, only runs when it is.
-      if (prepared(db, SOME_DUE).get({ now: at }) === undefined) return [];
-      const claimed = this.whileWriteLocked(
-        db,
-        () =>
-          prepared(
-            db,
-            `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
+      if ((await this.rows(SOME_DUE, [{ now: at }])).length === 0) return [];
+      const claimed = await this.db.tryWriteNow(() =>
+        this.rows<ClaimedDelivery>(
+          `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
            WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} ORDER BY "next_attempt_at", "id" LIMIT @limit) ${returning}`,
-          ).all({ lease, now: at, limit }) as ClaimedDelivery[],
+          [{ lease, now: at, limit }],
+        ),
       );
       if (claimed === null) return null;
       rows = claimed;
     } else {
-      const result = await this.dataSource.query<[ClaimedDelivery[], number]>(
+      // One statement, which claims with SKIP LOCKED: no transaction around it.
+      const result = await this.db.manager.query<[ClaimedDelivery[], number]>(
         `UPDATE "deliveries" SET "lease_until" = $1, "attempts" = "attempts" + 1, "last_datetime" = $2
          WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE} ORDER BY "next_attempt_at", "id" LIMIT $3 FOR UPDATE SKIP LOCKED) ${returning}`,
         [lease, at, limit],
@@ -242,10 +217,10 @@ export class DeliveriesRepository {
     events: Map<number, OutboxEventEntity>;
     handlers: Map<number, NotificationHandlerEntity>;
   }> {
-    const events = await this.dataSource.getRepository(OutboxEventEntity).findBy({
+    const events = await this.db.repository(OutboxEventEntity).findBy({
       id: In([...new Set(claimed.map((c) => c.event_id))]),
     });
-    const handlers = await this.dataSource.getRepository(NotificationHandlerEntity).findBy({
+    const handlers = await this.db.repository(NotificationHandlerEntity).findBy({
       id: In([...new Set(claimed.map((c) => c.handler_id))]),
     });
     return {
@@ -266,18 +241,20 @@ export class DeliveriesRepository {
     now: Date,
   ): Promise<void> {
     const status = result.ok ? 'delivered' : retryAt === null ? 'failed' : 'pending';
-    await this.repo.update(
-      { id: claimed.id, attempts: claimed.attempts },
-      {
-        status,
-        lease_until: null,
-        next_attempt_at: status === 'pending' ? retryAt : null,
-        last_status_code: result.statusCode,
-        last_latency_ms: result.latencyMs,
-        last_error: result.error === null ? null : result.error.slice(0, 512),
-        delivered_at: result.ok ? now : null,
-        last_datetime: now,
-      },
+    await this.db.write(() =>
+      this.db.repository(DeliveryEntity).update(
+        { id: claimed.id, attempts: claimed.attempts },
+        {
+          status,
+          lease_until: null,
+          next_attempt_at: status === 'pending' ? retryAt : null,
+          last_status_code: result.statusCode,
+          last_latency_ms: result.latencyMs,
+          last_error: result.error === null ? null : result.error.slice(0, 512),
+          delivered_at: result.ok ? now : null,
+          last_datetime: now,
+        },
+      ),
     );
   }
 
@@ -308,64 +285,21 @@ export class DeliveriesRepository {
 
   /** Turns a handler off with the reason its object shows. */
   async disableHandler(handlerId: number, reason: string, now: Date): Promise<void> {
-    await this.dataSource
-      .getRepository(NotificationHandlerEntity)
-      .update(
-        { id: handlerId },
-        { is_enabled: false, disabled_reason: reason.slice(0, 512), last_datetime: now },
-      );
+    await this.db.write(() =>
+      this.db
+        .repository(NotificationHandlerEntity)
+        .update(
+          { id: handlerId },
+          { is_enabled: false, disabled_reason: reason.slice(0, 512), last_datetime: now },
+        ),
+    );
   }
 
   /** Undispatched events and pending deliveries (for metrics and the benchmark). */
   async backlog(): Promise<{ events: number; deliveries: number }> {
-    const events = await this.dataSource
-      .getRepository(OutboxEventEntity)
-      .countBy({ dispatched_at: IsNull() });
+    const events = await this.db.repository(OutboxEventEntity).countBy({ dispatched_at: IsNull() });
     const deliveries = await this.repo.countBy({ status: 'pending' });
     return { events, deliveries };
-  }
-}
-
-/** The delivery log of one handler (the handler's ownership is checked by the caller). */
-@Injectable()
-export class DeliveryLogRepository {
-  constructor(
-    @InjectRepository(DeliveryEntity) private readonly repo: Repository<DeliveryEntity>,
-  ) {}
-
-  /** One page of a handler's deliveries, with each one's public event id. */
-  async listForHandler(
-    handlerId: number,
-    query: ListQuery,
-  ): Promise<Paginated<{ delivery: DeliveryEntity; eventUid: string }>> {
-    const qb = this.repo.createQueryBuilder('r').where('r.handler_id = :handlerId', { handlerId });
-    applyListQuery(qb, query);
-    const [items, total] = await qb.getManyAndCount();
-    const uids = await this.eventUids(items.map((d) => d.event_id));
-    const page = items.map((delivery) => ({
-      delivery,
-      eventUid: uids.get(delivery.event_id) ?? '',
-    }));
-    return new Paginated(page, total, query.page, query.resultsPerPage);
-  }
-
-  findForHandler(handlerId: number, id: number): Promise<DeliveryEntity | null> {
-    return this.repo.findOneBy({ id, handler_id: handlerId });
-  }
-
-  async eventUids(eventIds: readonly number[]): Promise<Map<number, string>> {
-    if (eventIds.length === 0) return new Map();
-    const rows = await this.repo.manager.getRepository(OutboxEventEntity).find({
-      where: { id: In([...new Set(eventIds)]) },
-      select: { id: true, uid: true },
-    });
-    return new Map(rows.map((r) => [r.id, r.uid]));
-  }
-
-  /** Makes a delivery due now again; its attempts are kept (the log shows all of them). */
-  async retry(id: number, now: Date): Promise<void> {
-    await this.repo.update({ id }, { status: 'pending', next_attempt_at: now, lease_until: null });
-    await wakeDispatchers(this.repo.manager);
   }
 }
 

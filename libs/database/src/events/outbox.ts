@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { EntityManager } from 'typeorm';
 import {
   type AccountLogType,
   isAccountLogType,
   writeAccountLogs,
 } from '../account-logs/account-logs';
+import type { Db } from '../engine/db';
 import { OutboxEventEntity } from './outbox-event.entity';
 
 /** An event to write into the outbox. `data` must be plain JSON. */
@@ -43,17 +43,24 @@ export function newEventUid(): string {
 }
 
 /**
- * Writes events into the outbox with `em`, which must be the entity manager of the transaction
- * that makes the change, so that the events commit or roll back with it. On PostgreSQL a NOTIFY
- * in the same transaction wakes dispatchers in other processes when (and only if) it commits.
- * Returns the public ids in order.
+ * Writes events into the outbox in the open write (the change that raises them), so that the
+ * events commit or roll back with it. On PostgreSQL a NOTIFY in the same transaction wakes
+ * dispatchers in other processes when (and only if) it commits. Returns the public ids in order.
  */
 export async function writeOutboxEvents(
-  em: EntityManager,
+  db: Db,
   events: readonly OutboxEventInput[],
   now: Date,
 ): Promise<string[]> {
   if (events.length === 0) return [];
+  return db.write(() => writeEvents(db, events, now));
+}
+
+async function writeEvents(
+  db: Db,
+  events: readonly OutboxEventInput[],
+  now: Date,
+): Promise<string[]> {
   const rows = events.map((e) => ({
     uid: newEventUid(),
     event: e.event,
@@ -63,11 +70,11 @@ export async function writeOutboxEvents(
     created_at: now,
     dispatched_at: null,
   }));
-  await em.createQueryBuilder().insert().into(OutboxEventEntity).values(rows).execute();
+  await db.manager.createQueryBuilder().insert().into(OutboxEventEntity).values(rows).execute();
   // The account log keeps the events about the account itself (not every link change).
   const logged = events.filter((e) => isAccountLogType(e.event));
   await writeAccountLogs(
-    em,
+    db,
     logged.map((e) => ({
       userId: e.ownerId,
       type: e.event as AccountLogType,
@@ -75,18 +82,19 @@ export async function writeOutboxEvents(
     })),
     now,
   );
-  await wakeDispatchers(em);
+  await wakeDispatchers(db);
   return rows.map((r) => r.uid);
 }
 
 /**
  * Wakes the dispatchers: this process's at once, other processes' (PostgreSQL) through a NOTIFY
- * that the server delivers when `em`'s transaction commits, and not at all if it rolls back.
+ * that the server delivers when the open write commits (at once outside a write), and not at all
+ * if it rolls back.
  */
-export async function wakeDispatchers(em: EntityManager): Promise<void> {
-  if (em.connection.options.type === 'postgres') {
-    const schema = (em.connection.options as { schema?: string }).schema;
-    await em.query(`NOTIFY ${outboxChannel(schema)}`);
+export async function wakeDispatchers(db: Db): Promise<void> {
+  if (db.dialect === 'postgres') {
+    const schema = (db.dataSource.options as { schema?: string }).schema;
+    await db.manager.query(`NOTIFY ${outboxChannel(schema)}`);
   }
   setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
 }

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import type { ListQuery } from '@app/common';
-import { toDbDateTime, toDbValue } from '../db-values';
+import { toDbDateTime } from '../db-values';
+import { Db } from '../engine/db';
+import { insertRow } from '../engine/insert-row';
+import { RowReader } from '../engine/row-reader';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
-import { insertRow } from '../insert-row';
 import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
-import { RowReader } from '../row-reader';
 import { holdClosedMonths } from '../statistics/stat-tables';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
 import { emptyLinksInChunks } from '../visits/link-visits';
@@ -43,11 +44,11 @@ const INSERT_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof NewLinkRow>;
 
 /** A value as TypeORM writes it: datetimes as UTC text, booleans as 0/1 on SQLite. */
-function dbValue(ds: DataSource, value: NewLinkRow[keyof NewLinkRow]): unknown {
+function dbValue(postgres: boolean, value: NewLinkRow[keyof NewLinkRow]): unknown {
   if (value instanceof Date) {
     return toDbDateTime(value);
   }
-  return typeof value === 'boolean' ? toDbValue(ds, value) : value;
+  return typeof value === 'boolean' && !postgres ? (value ? 1 : 0) : value;
 }
 
 /** The columns an API update may write: never `clicks`, which only the visit recorder changes. */
@@ -75,9 +76,9 @@ export type LinkEvents = RowEvents<LinkEntity>;
 export class LinksRepository extends OwnedRepository<LinkEntity> {
   private readonly rows: RowReader<LinkEntity>;
 
-  constructor(@InjectRepository(LinkEntity) repo: Repository<LinkEntity>) {
-    super(repo);
-    this.rows = new RowReader(repo);
+  constructor(@InjectRepository(LinkEntity) repo: Repository<LinkEntity>, db: Db) {
+    super(repo, db);
+    this.rows = new RowReader(db, repo);
   }
 
   /**
@@ -86,42 +87,36 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
    * (emptyLinksInChunks).
    */
   override async deleteOwned(ownerId: number, id: number, events?: LinkEvents): Promise<boolean> {
-    await emptyLinksInChunks(this.repo.manager, ownerId, { linkId: id });
-    return this.repo.manager.transaction(async (em) => {
+    await emptyLinksInChunks(this.db, ownerId, { linkId: id });
+    return this.db.write(async () => {
       // Before the link's row lock (see holdClosedMonths).
-      await holdClosedMonths(em);
-      const link = await em.findOne(LinkEntity, {
+      await holdClosedMonths(this.db);
+      const link = await this.writing.findOne({
         where: { id, user_id: ownerId },
         ...(events ? {} : { select: { id: true } }),
-        ...rowLock(em),
+        ...rowLock(this.db),
       });
       if (!link) {
         return false;
       }
-      await subtractLinksFromUser(em, ownerId, [id]);
-      await em.delete(LinkEntity, { id, user_id: ownerId });
+      await subtractLinksFromUser(this.db, ownerId, [id]);
+      await this.writing.delete({ id, user_id: ownerId });
       if (events) {
-        await writeOutboxEvents(em, events.of([link]), events.now);
+        await writeOutboxEvents(this.db, events.of([link]), events.now);
       }
       return true;
     });
   }
 
-  /** Inserts one link and, in the same transaction, the events it raises. */
-  /** Inserts a link and its events, in `outer` when given (a plan limit's transaction), else in its own. */
-  async insertWithEvents(
-    values: Omit<LinkEntity, 'id'>,
-    events: LinkEvents,
-    outer?: EntityManager,
-  ): Promise<number> {
-    const write = async (em: EntityManager) => {
+  /** Inserts a link and, in the same write (the caller's when it has one), the events it raises. */
+  async insertWithEvents(values: Omit<LinkEntity, 'id'>, events: LinkEvents): Promise<number> {
+    return this.db.write(async () => {
       // Every column is given, so the row as written is these values and its new id.
-      const link = em.create(LinkEntity, values);
-      link.id = await insertRow(em, LinkEntity, link);
-      await writeOutboxEvents(em, events.of([link]), events.now);
+      const link = this.repo.create(values);
+      link.id = await insertRow(this.db, LinkEntity, link);
+      await writeOutboxEvents(this.db, events.of([link]), events.now);
       return link.id;
-    };
-    return outer ? write(outer) : this.repo.manager.transaction(write);
+    });
   }
 
   /** The link answering `alias` on a domain (0 = main), whoever owns it: the visitor edge's lookup. */
@@ -183,14 +178,9 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
    * returns no ids of a multi-row INSERT on SQLite, and its builder costs more than the write.
    * RETURNING's row order is not guaranteed, so ids are matched by address (domain_id, url).
    */
-  async insertMany(
-    rows: readonly NewLinkRow[],
-    events?: LinkEvents,
-    outer?: EntityManager,
-  ): Promise<number[]> {
-    const write = async (em: EntityManager) => {
-      const ds = em.connection;
-      const postgres = ds.options.type === 'postgres';
+  async insertMany(rows: readonly NewLinkRow[], events?: LinkEvents): Promise<number[]> {
+    return this.db.write(async () => {
+      const postgres = this.db.dialect === 'postgres';
       const ids: number[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         // No turn of the event loop between chunks: this runs inside a transaction, and on SQLite a
@@ -199,14 +189,16 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
         const chunk = rows.slice(i, i + INSERT_CHUNK);
         const params: unknown[] = [];
         const tuples = chunk.map((row) => {
-          const values = INSERT_COLUMNS.map((column) => dbValue(ds, row[column]));
+          const values = INSERT_COLUMNS.map((column) => dbValue(postgres, row[column]));
           const marks = values.map((value) => {
             params.push(value);
             return postgres ? `$${params.length}` : '?';
           });
           return `(${marks.join(', ')})`;
         });
-        const inserted = await em.query<Array<{ id: number; domain_id: number; url: string }>>(
+        const inserted = await this.db.manager.query<
+          Array<{ id: number; domain_id: number; url: string }>
+        >(
           `INSERT INTO "links" (${INSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')} RETURNING "id", "domain_id", "url"`,
           params,
         );
@@ -215,11 +207,10 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       }
       if (events && ids.length > 0) {
         const saved = rows.map((row, i) => Object.assign(new LinkEntity(), row, { id: ids[i] }));
-        await writeOutboxEvents(em, events.of(saved), events.now);
+        await writeOutboxEvents(this.db, events.of(saved), events.now);
       }
       return ids;
-    };
-    return outer ? write(outer) : this.repo.manager.transaction(write);
+    });
   }
 
   /**
@@ -253,18 +244,9 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
     readSettings: string,
     changes: LinkChanges,
     events?: LinkEvents,
-    outer?: EntityManager,
   ): Promise<boolean> {
-    if (!events && !outer) {
-      const result = await this.repo.update(
-        { id, user_id: ownerId, settings: readSettings },
-        changes,
-      );
-      return (result.affected ?? 0) > 0;
-    }
-    const write = async (em: EntityManager) => {
-      const result = await em.update(
-        LinkEntity,
+    return this.db.write(async () => {
+      const result = await this.writing.update(
         { id, user_id: ownerId, settings: readSettings },
         changes,
       );
@@ -272,12 +254,11 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
         return false;
       }
       if (events) {
-        const updated = await em.findOneByOrFail(LinkEntity, { id, user_id: ownerId });
-        await writeOutboxEvents(em, events.of([updated]), events.now);
+        const updated = await this.writing.findOneByOrFail({ id, user_id: ownerId });
+        await writeOutboxEvents(this.db, events.of([updated]), events.now);
       }
       return true;
-    };
-    return outer ? write(outer) : this.repo.manager.transaction(write);
+    });
   }
 
   /** Links whose schedule ended by `now` and whose end was not announced yet (oldest end first). */
@@ -297,8 +278,8 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
    * when another worker announced it first or the end date changed meanwhile.
    */
   async announceExpiry(link: LinkEntity, events: LinkEvents): Promise<boolean> {
-    return this.repo.manager.transaction(async (em) => {
-      const result = await em
+    return this.db.write(async () => {
+      const result = await this.db.manager
         .createQueryBuilder()
         .update(LinkEntity)
         .set({ expired_event_end_date: link.end_date })
@@ -309,7 +290,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
         .andWhere('(expired_event_end_date IS NULL OR expired_event_end_date <> end_date)')
         .execute();
       if ((result.affected ?? 0) === 0) return false;
-      await writeOutboxEvents(em, events.of([link]), events.now);
+      await writeOutboxEvents(this.db, events.of([link]), events.now);
       return true;
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { Db } from '../engine/db';
 import { OwnedRepository } from '../owned.repository';
 import { NotificationHandlerEntity } from './notification-handler.entity';
 
@@ -8,8 +9,9 @@ import { NotificationHandlerEntity } from './notification-handler.entity';
 export class NotificationHandlersRepository extends OwnedRepository<NotificationHandlerEntity> {
   constructor(
     @InjectRepository(NotificationHandlerEntity) repo: Repository<NotificationHandlerEntity>,
+    db: Db,
   ) {
-    super(repo);
+    super(repo, db);
   }
 
   /** The enabled handlers of one owner: where an event of that owner is delivered. */

@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { Db } from '../engine/db';
 import { OwnedRepository } from '../owned.repository';
 import { PushSubscriberEntity } from './push-subscriber.entity';
 
 @Injectable()
 export class PushSubscribersRepository extends OwnedRepository<PushSubscriberEntity> {
-  constructor(@InjectRepository(PushSubscriberEntity) repo: Repository<PushSubscriberEntity>) {
-    super(repo);
+  constructor(
+    @InjectRepository(PushSubscriberEntity) repo: Repository<PushSubscriberEntity>,
+    db: Db,
+  ) {
+    super(repo, db);
   }
 
   /** The subscriber a handler names (the handler's owner was checked when it was saved). */
@@ -20,11 +24,11 @@ export class PushSubscribersRepository extends OwnedRepository<PushSubscriberEnt
   }
 
   async touch(id: number, now: Date): Promise<void> {
-    await this.repo.update({ id }, { last_datetime: now });
+    await this.db.write(() => this.writing.update({ id }, { last_datetime: now }));
   }
 
   /** The push service said the subscription is gone (404/410): it can never receive again. */
   async remove(id: number): Promise<void> {
-    await this.repo.delete({ id });
+    await this.db.write(() => this.writing.delete({ id }));
   }
 }

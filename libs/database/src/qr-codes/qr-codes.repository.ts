@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Db } from '../engine/db';
 import { OwnedRepository } from '../owned.repository';
 import { QrCodeEntity } from './qr-code.entity';
 
 @Injectable()
 export class QrCodesRepository extends OwnedRepository<QrCodeEntity> {
-  constructor(@InjectRepository(QrCodeEntity) repo: Repository<QrCodeEntity>) {
-    super(repo);
+  constructor(@InjectRepository(QrCodeEntity) repo: Repository<QrCodeEntity>, db: Db) {
+    super(repo, db);
   }
 
   /**
@@ -22,9 +23,11 @@ export class QrCodesRepository extends OwnedRepository<QrCodeEntity> {
     readQrCode: string,
     changes: Partial<Omit<QrCodeEntity, 'id' | 'user_id'>>,
   ): Promise<boolean> {
-    const result = await this.repo.update(
-      { id, user_id: ownerId, qr_code: readQrCode },
-      changes as QueryDeepPartialEntity<QrCodeEntity>,
+    const result = await this.db.write(() =>
+      this.writing.update(
+        { id, user_id: ownerId, qr_code: readQrCode },
+        changes as QueryDeepPartialEntity<QrCodeEntity>,
+      ),
     );
     return (result.affected ?? 0) > 0;
   }

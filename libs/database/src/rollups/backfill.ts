@@ -1,5 +1,6 @@
 import type { QueryRunner } from 'typeorm';
-import { fromDbDateTime, sqliteConnection } from '../db-values';
+import { fromDbDateTime } from '../db-values';
+import { sqliteConnection } from '../engine/sqlite/sqlite-connection';
 import { sqliteRollupWriter, writeRollupsPostgres } from './rollup-writer';
 import { LinkOwner, rollUp } from './rollups';
 import type { NewVisit } from './visit-columns';
@@ -38,7 +39,7 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
     if (sqlite) {
       sqlite.write(rollups);
     } else {
-      await writeRollupsPostgres(q.manager, rollups);
+      await writeRollupsPostgres(q, rollups);
     }
   }
 }

@@ -1,6 +1,6 @@
-import type { EntityManager } from 'typeorm';
-// The time helpers' own file, not @app/common's index: the visit writer thread loads this.
 import { DAY_MS } from '@app/common/time/time-zone';
+import type { Db } from '../engine/db';
+// The time helpers' own file, not @app/common's index: the visit writer thread loads this.
 import { CLOSED_MONTHS_LOCK } from '../statistics/stat-tables';
 import { MONTH_TABLES } from './month-rollups-migration';
 import { DIMENSIONS, firstDayOfMonth, monthOfDay } from './rollups';
@@ -85,15 +85,15 @@ export const SQLITE_CLOSE_OWNERS = 500;
  * not the month before (another worker closed it meanwhile).
  */
 export async function closeMonth(
-  em: EntityManager,
+  db: Db,
   month: number,
   sqliteOwners = SQLITE_CLOSE_OWNERS,
 ): Promise<boolean> {
-  if (em.connection.options.type !== 'postgres') {
-    return closeMonthSqlite(em, month, sqliteOwners);
+  if (db.dialect !== 'postgres') {
+    return closeMonthSqlite(db, month, sqliteOwners);
   }
-  await em.query('SELECT pg_advisory_xact_lock($1)', [CLOSED_MONTHS_LOCK]);
-  const moved = await em.query<[unknown[], number]>(
+  await db.manager.query('SELECT pg_advisory_xact_lock($1)', [CLOSED_MONTHS_LOCK]);
+  const moved = await db.manager.query<[unknown[], number]>(
     `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = $1
       WHERE "id" = 1 AND "months_closed_through" = $2 RETURNING "id"`,
     [month, month - 1],
@@ -109,26 +109,22 @@ export async function closeMonth(
   // row the deletion needs; one that comes later waits for this transaction.
   const users = MONTH_TABLES.filter((t) => t.scope === 'user_id');
   for (const table of [...users, ...MONTH_TABLES.filter((t) => t.scope === 'link_id')]) {
-    await em.query(
+    await db.manager.query(
       `SELECT 1 FROM "${ownersOf(table)}" WHERE "id" IN (SELECT o."id" FROM ${monthDays(table, '$1', '$2')})
         ORDER BY "id" FOR KEY SHARE`,
       [first, last],
     );
   }
   for (const table of MONTH_TABLES) {
-    await em.query(sumInto(table, ['$1', '$2', '$3']), [month, first, last]);
+    await db.manager.query(sumInto(table, ['$1', '$2', '$3']), [month, first, last]);
   }
   return true;
 }
 
-async function closeMonthSqlite(
-  em: EntityManager,
-  month: number,
-  owners: number,
-): Promise<boolean> {
+async function closeMonthSqlite(db: Db, month: number, owners: number): Promise<boolean> {
   // A write that changes nothing: the transaction holds the database's write lock from here on,
   // and the mark is checked under it.
-  const checked = await em.query<unknown[]>(
+  const checked = await db.manager.query<unknown[]>(
     `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = "months_closed_through"
       WHERE "id" = 1 AND "months_closed_through" = ? RETURNING "id"`,
     [month - 1],
@@ -139,12 +135,12 @@ async function closeMonthSqlite(
   const first = firstDayOfMonth(month);
   const last = firstDayOfMonth(month + 1) - 1;
   for (const table of MONTH_TABLES) {
-    const [ids] = await em.query<Array<{ low: number | null; high: number | null }>>(
+    const [ids] = await db.manager.query<Array<{ low: number | null; high: number | null }>>(
       `SELECT MIN("id") AS "low", MAX("id") AS "high" FROM "${ownersOf(table)}"`,
     );
     if (ids.low === null || ids.high === null) continue;
     for (let low = ids.low; low <= ids.high; low += owners) {
-      await em.query(sumInto(table, ['?', '?', '?'], 'AND o."id" >= ? AND o."id" < ?'), [
+      await db.manager.query(sumInto(table, ['?', '?', '?'], 'AND o."id" >= ? AND o."id" < ?'), [
         month,
         first,
         last,
@@ -156,9 +152,10 @@ async function closeMonthSqlite(
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  await em.query(`UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = ? WHERE "id" = 1`, [
-    month,
-  ]);
+  await db.manager.query(
+    `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = ? WHERE "id" = 1`,
+    [month],
+  );
   return true;
 }
 

@@ -1,5 +1,4 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { EntityManager } from 'typeorm';
 import {
   DIMENSION_TABLES,
   type DimensionTable,
@@ -103,11 +102,16 @@ const UNNEST_QUARTERS = 'SELECT * FROM unnest($1::int[], $2::int[], $3::bigint[]
 const UNNEST_DIMENSIONS =
   'SELECT * FROM unnest($1::int[], $2::varchar[], $3::int[], $4::varchar[], $5::varchar[], $6::varchar[], $7::bigint[])';
 
+/** What runs a statement: the open write's manager, or a migration's query runner. */
+export interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
 /** One INSERT … SELECT FROM unnest() … ON CONFLICT per table, inside the caller's transaction. */
-export async function writeRollupsPostgres(em: EntityManager, rollups: Rollups): Promise<void> {
+export async function writeRollupsPostgres(q: Queryable, rollups: Rollups): Promise<void> {
   const quarters = async (table: Table, rows: QuarterRow[]): Promise<void> => {
     if (rows.length > 0) {
-      await em.query(quarterUpsert(table, UNNEST_QUARTERS), [
+      await q.query(quarterUpsert(table, UNNEST_QUARTERS), [
         rows.map((r) => r.scope),
         rows.map((r) => r.bucket),
         rows.map((r) => r.pageviews),
@@ -117,7 +121,7 @@ export async function writeRollupsPostgres(em: EntityManager, rollups: Rollups):
   };
   const dimensions = async (table: DimensionTable, rows: DimensionRow[]): Promise<void> => {
     if (rows.length > 0) {
-      await em.query(dimensionUpsert(table, UNNEST_DIMENSIONS), [
+      await q.query(dimensionUpsert(table, UNNEST_DIMENSIONS), [
         rows.map((r) => r.scope),
         rows.map((r) => r.dimension),
         rows.map((r) => r.period),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { Db } from '../engine/db';
 import { SecretsKeyCheckEntity } from './secrets-key-check.entity';
 
 /**
@@ -37,12 +37,11 @@ class Unreadable extends Error {}
 /** The sealed secrets of every table, and the stored check of the key that sealed them. */
 @Injectable()
 export class SealedSecretsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly db: Db) {}
 
-  async readCheck(
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<StoredKeyCheck | null> {
-    const row = await manager.findOneBy(SecretsKeyCheckEntity, { id: CHECK_ID });
+  /** The stored check (in the open write, when there is one). */
+  async readCheck(): Promise<StoredKeyCheck | null> {
+    const row = await this.db.repository(SecretsKeyCheckEntity).findOneBy({ id: CHECK_ID });
     return row ? { value: row.check_value, datetime: row.datetime } : null;
   }
 
@@ -51,13 +50,15 @@ export class SealedSecretsRepository {
    * have been first) and returns the one stored.
    */
   async storeCheck(value: string, at: Date): Promise<StoredKeyCheck> {
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(SecretsKeyCheckEntity)
-      .values({ id: CHECK_ID, check_value: value, datetime: at })
-      .orIgnore()
-      .execute();
+    await this.db.write(() =>
+      this.db.manager
+        .createQueryBuilder()
+        .insert()
+        .into(SecretsKeyCheckEntity)
+        .values({ id: CHECK_ID, check_value: value, datetime: at })
+        .orIgnore()
+        .execute(),
+    );
     const stored = await this.readCheck();
     if (!stored) {
       throw new Error('The secrets key check was not stored');
@@ -65,12 +66,12 @@ export class SealedSecretsRepository {
     return stored;
   }
 
-  /** Every sealed secret, a batch at a time: table by table, in id order. */
-  async *all(manager: EntityManager = this.dataSource.manager): AsyncGenerator<SealedSecret> {
+  /** Every sealed secret, a batch at a time: table by table, in id order (in the open write). */
+  async *all(): AsyncGenerator<SealedSecret> {
     for (const { table, column } of SEALED_COLUMNS) {
       let after = 0;
       for (;;) {
-        const rows = await manager
+        const rows = await this.db.manager
           .createQueryBuilder()
           .select('t.id', 'id')
           .addSelect(`t.${column}`, 'sealed')
@@ -99,7 +100,8 @@ export class SealedSecretsRepository {
   ): Promise<ResealResult> {
     const result: ResealResult = { resealed: 0, unchanged: 0, unreadable: [] };
     try {
-      await this.dataSource.transaction(async (em) => {
+      await this.db.write(async () => {
+        const em = this.db.manager;
         // Written first: on SQLite this takes the write lock before anything is read.
         await em
           .createQueryBuilder()
@@ -108,20 +110,20 @@ export class SealedSecretsRepository {
           .values({ id: CHECK_ID, check_value: check.value, datetime: check.datetime })
           .orUpdate(['check_value', 'datetime'], ['id'])
           .execute();
-        if (em.connection.options.type === 'postgres') {
+        if (this.db.dialect === 'postgres') {
           // Readers go on; a server still running with the old key cannot write meanwhile.
           for (const { table } of SEALED_COLUMNS) {
             await em.query(`LOCK TABLE "${table}" IN EXCLUSIVE MODE`);
           }
         }
-        for await (const secret of this.all(em)) {
+        for await (const secret of this.all()) {
           const next = reseal(secret);
           if (next === null) {
             result.unreadable.push({ table: secret.table, id: secret.id });
           } else if (next === secret.sealed) {
             result.unchanged += 1;
           } else if (result.unreadable.length === 0) {
-            await this.write(em, secret, next);
+            await this.write(secret, next);
             result.resealed += 1;
           }
         }
@@ -136,9 +138,9 @@ export class SealedSecretsRepository {
     return result;
   }
 
-  private async write(em: EntityManager, secret: SealedSecret, sealed: string): Promise<void> {
+  private async write(secret: SealedSecret, sealed: string): Promise<void> {
     const { column } = SEALED_COLUMNS.find((c) => c.table === secret.table)!;
-    await em
+    await this.db.manager
       .createQueryBuilder()
       .update(secret.table)
       .set({ [column]: sealed })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
+import { Db } from '../engine/db';
 import { LinkEntity } from '../links/link.entity';
 import { OwnedRepository, rowLock } from '../owned.repository';
 import { SplashPageEntity } from './splash-page.entity';
@@ -19,8 +20,8 @@ export type SplashPageChanges = Partial<
 
 @Injectable()
 export class SplashPagesRepository extends OwnedRepository<SplashPageEntity> {
-  constructor(@InjectRepository(SplashPageEntity) repo: Repository<SplashPageEntity>) {
-    super(repo);
+  constructor(@InjectRepository(SplashPageEntity) repo: Repository<SplashPageEntity>, db: Db) {
+    super(repo, db);
   }
 
   /** The links of this owner that show the splash page. */
@@ -42,12 +43,12 @@ export class SplashPagesRepository extends OwnedRepository<SplashPageEntity> {
     id: number,
     change: (page: SplashPageEntity) => SplashPageChanges,
   ): Promise<SplashPageEntity | null> {
-    return this.repo.manager.transaction(async (em) => {
-      const page = await lockOwned(em, ownerId, id);
+    return this.db.write(async () => {
+      const page = await this.lockOwned(ownerId, id);
       if (!page) {
         return null;
       }
-      const result = await em.update(SplashPageEntity, { id, user_id: ownerId }, change(page));
+      const result = await this.writing.update({ id, user_id: ownerId }, change(page));
       return (result.affected ?? 0) > 0 ? page : null;
     });
   }
@@ -61,28 +62,24 @@ export class SplashPagesRepository extends OwnedRepository<SplashPageEntity> {
     ownerId: number,
     id: number,
   ): Promise<{ page: SplashPageEntity; links: LinkAddress[] } | null> {
-    return this.repo.manager.transaction(async (em) => {
-      const page = await lockOwned(em, ownerId, id);
+    return this.db.write(async () => {
+      const page = await this.lockOwned(ownerId, id);
       if (!page) {
         return null;
       }
-      const links = em.getRepository(LinkEntity);
+      const links = this.db.repository(LinkEntity);
       const attached = await links.find({
         where: { user_id: ownerId, splash_page_id: id },
         select: { id: true, domain_id: true, url: true },
       });
       await links.update({ user_id: ownerId, splash_page_id: id }, { splash_page_id: null });
-      const result = await em.delete(SplashPageEntity, { id, user_id: ownerId });
+      const result = await this.writing.delete({ id, user_id: ownerId });
       return (result.affected ?? 0) > 0 ? { page, links: attached } : null;
     });
   }
-}
 
-/** The page of this owner, row-locked until the transaction ends on PostgreSQL (see rowLock). */
-function lockOwned(
-  em: EntityManager,
-  ownerId: number,
-  id: number,
-): Promise<SplashPageEntity | null> {
-  return em.findOne(SplashPageEntity, { where: { id, user_id: ownerId }, ...rowLock(em) });
+  /** The page of this owner, row-locked until the write ends on PostgreSQL (see rowLock). */
+  private lockOwned(ownerId: number, id: number): Promise<SplashPageEntity | null> {
+    return this.writing.findOne({ where: { id, user_id: ownerId }, ...rowLock(this.db) });
+  }
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Db } from '../engine/db';
 
 /*
  * The roll-up tables (stat.entities.ts) as the SQL that writes and subtracts them names them, and
@@ -51,8 +51,8 @@ export const CLOSED_MONTHS_LOCK = 0x6c6b646d;
  * subtracts from roll-up rows, before it locks any link (a close's inserts wait on links' keys).
  * Nothing on SQLite, whose single writer serialises them.
  */
-export async function holdClosedMonths(em: EntityManager): Promise<void> {
-  if (em.connection.options.type === 'postgres') {
-    await em.query('SELECT pg_advisory_xact_lock_shared($1)', [CLOSED_MONTHS_LOCK]);
+export async function holdClosedMonths(db: Db): Promise<void> {
+  if (db.dialect === 'postgres') {
+    await db.manager.query('SELECT pg_advisory_xact_lock_shared($1)', [CLOSED_MONTHS_LOCK]);
   }
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Db } from '../engine/db';
 import { ACCOUNT_DIMENSION_TABLES, dimensionKey } from './stat-tables';
 
 /**
@@ -7,12 +7,12 @@ import { ACCOUNT_DIMENSION_TABLES, dimensionKey } from './stat-tables';
  * each other's rows in a cycle.
  */
 async function lockUserRows(
-  em: EntityManager,
+  db: Db,
   links: string,
   userParameter: string,
   parameters: unknown[],
 ): Promise<void> {
-  await em.query(
+  await db.manager.query(
     `SELECT 1 FROM "stats_user_quarters" WHERE "user_id" = ${userParameter} AND "bucket" IN
       (SELECT "bucket" FROM "stats_link_quarters" WHERE "link_id" IN (${links}))
     ORDER BY "bucket" FOR UPDATE`,
@@ -25,7 +25,7 @@ async function lockUserRows(
     const order = dimensionKey(user)
       .map((c) => (c === user.period ? `"${c}"` : `"${c}" COLLATE "C"`))
       .join(', ');
-    await em.query(
+    await db.manager.query(
       `SELECT 1 FROM "${user.name}" WHERE "user_id" = ${userParameter} AND (${key}) IN
         (SELECT ${key} FROM "${link.name}" WHERE "link_id" IN (${links}))
       ORDER BY ${order} FOR UPDATE`,
@@ -43,31 +43,27 @@ async function lockUserRows(
  * readers skip them.
  */
 export async function subtractLinksFromUser(
-  em: EntityManager,
+  db: Db,
   userId: number,
   linkIds: readonly number[],
 ): Promise<void> {
   for (let i = 0; i < linkIds.length; i += SUBTRACT_CHUNK) {
-    await subtractChunk(em, userId, linkIds.slice(i, i + SUBTRACT_CHUNK));
+    await subtractChunk(db, userId, linkIds.slice(i, i + SUBTRACT_CHUNK));
   }
 }
 
 /** Links per statement, well under both drivers' parameter limits. */
 const SUBTRACT_CHUNK = 500;
 
-async function subtractChunk(
-  em: EntityManager,
-  userId: number,
-  linkIds: readonly number[],
-): Promise<void> {
-  const postgres = em.connection.options.type === 'postgres';
+async function subtractChunk(db: Db, userId: number, linkIds: readonly number[]): Promise<void> {
+  const postgres = db.dialect === 'postgres';
   const links = linkIds.map((_, i) => (postgres ? `$${i + 1}` : '?')).join(', ');
   const userParameter = postgres ? `$${linkIds.length + 1}` : '?';
   const parameters = [...linkIds, userId];
   if (postgres) {
-    await lockUserRows(em, links, userParameter, parameters);
+    await lockUserRows(db, links, userParameter, parameters);
   }
-  await em.query(
+  await db.manager.query(
     `UPDATE "stats_user_quarters" SET
       "pageviews" = "stats_user_quarters"."pageviews" - q."pageviews",
       "visitors" = "stats_user_quarters"."visitors" - q."visitors"
@@ -80,7 +76,7 @@ async function subtractChunk(
     const columns = dimensionKey(user);
     const key = columns.map((c) => `"${c}"`).join(', ');
     const match = columns.map((c) => `"${user.name}"."${c}" = d."${c}"`).join(' AND ');
-    await em.query(
+    await db.manager.query(
       `UPDATE "${user.name}" SET
         "pageviews" = "${user.name}"."pageviews" - d."pageviews"
       FROM (SELECT ${key}, SUM("pageviews") AS "pageviews"
@@ -106,12 +102,12 @@ export const SUBTRACT_ROWS_CHUNK = 2000;
  * whose statements do not hold the event loop. Returns the rows deleted.
  */
 export async function subtractLinkInChunks(
-  em: EntityManager,
+  db: Db,
   ownerId: number,
   linkId: number,
   chunk = SUBTRACT_ROWS_CHUNK,
 ): Promise<number> {
-  if (em.connection.options.type === 'postgres') return 0;
+  if (db.dialect === 'postgres') return 0;
   const tables: Array<{ user: string; link: string; key: string[]; sums: string[] }> = [
     {
       user: 'stats_user_quarters',
@@ -133,13 +129,14 @@ export async function subtractLinkInChunks(
     const set = sums.map((c) => `"${c}" = "${user}"."${c}" - d."${c}"`).join(', ');
     // Fewer rows than a chunk are left to the deletion's own transaction: a domain of many small
     // links is deleted without a transaction per link and table.
-    const [{ n }] = await em.query<Array<{ n: unknown }>>(
+    const [{ n }] = await db.manager.query<Array<{ n: unknown }>>(
       `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "${link}" WHERE "link_id" = ? LIMIT ?)`,
       [linkId, chunk],
     );
     if (Number(n) < chunk) continue;
     for (;;) {
-      const done = await em.connection.transaction(async (tx) => {
+      const done = await db.write(async () => {
+        const tx = db.manager;
         const owned = await tx.query<unknown[]>(
           'SELECT 1 FROM "links" WHERE "id" = ? AND "user_id" = ?',
           [linkId, ownerId],
@@ -160,12 +157,11 @@ export async function subtractLinkInChunks(
             WHERE "${user}"."user_id" = ? AND ${match}`,
           [linkId, ...bound, ownerId],
         );
-        const removed = await tx.queryRunner?.query(
-          `DELETE FROM "${link}" WHERE "link_id" = ?${within}`,
-          [linkId, ...bound],
-          true,
-        );
-        deleted += (removed as { affected?: number } | undefined)?.affected ?? 0;
+        const removed = await db.execute(`DELETE FROM "${link}" WHERE "link_id" = ?${within}`, [
+          linkId,
+          ...bound,
+        ]);
+        deleted += removed.affected;
         return last.length === 0;
       });
       if (done) break;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
+import { In, Repository, SelectQueryBuilder } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
+import { Db } from '../engine/db';
 import { type RowEvents, writeOutboxEvents } from '../events/outbox';
 import { applyListQuery } from '../owned.repository';
 import { TeamMemberEntity, TEAM_MEMBER_STATUS } from './team-member.entity';
@@ -31,39 +32,36 @@ export class TeamMembersRepository {
   constructor(
     @InjectRepository(TeamMemberEntity) private readonly repo: Repository<TeamMemberEntity>,
     @InjectRepository(TeamEntity) private readonly teams: Repository<TeamEntity>,
+    private readonly db: Db,
   ) {}
 
-  /** Inserts a membership and its events, in `outer` when given (a plan limit's transaction). */
-  async insert(
-    values: Omit<TeamMemberEntity, 'id'>,
-    events?: MemberEvents,
-    outer?: EntityManager,
-  ): Promise<number> {
-    const write = async (em: EntityManager) => {
-      const saved = await em.save(TeamMemberEntity, em.create(TeamMemberEntity, values));
-      await this.raise(em, saved, events);
+  /** The memberships' repository in the open write (the data source's outside one). */
+  private get writing(): Repository<TeamMemberEntity> {
+    return this.db.repository(TeamMemberEntity);
+  }
+
+  /** Inserts a membership and its events, in the open write (a plan limit's) or one of its own. */
+  async insert(values: Omit<TeamMemberEntity, 'id'>, events?: MemberEvents): Promise<number> {
+    return this.db.write(async () => {
+      const saved = await this.writing.save(this.writing.create(values));
+      await this.raise(saved, events);
       return saved.id;
-    };
-    return outer ? write(outer) : this.repo.manager.transaction(write);
+    });
   }
 
   save(member: TeamMemberEntity, events?: MemberEvents): Promise<TeamMemberEntity> {
-    return this.repo.manager.transaction(async (em) => {
-      const saved = await em.save(TeamMemberEntity, member);
-      await this.raise(em, saved, events);
+    return this.db.write(async () => {
+      const saved = await this.writing.save(member);
+      await this.raise(saved, events);
       return saved;
     });
   }
 
-  /** Writes a membership's events for the team's owner, with the team, in `em`'s transaction. */
-  private async raise(
-    em: EntityManager,
-    member: TeamMemberEntity,
-    events: MemberEvents | undefined,
-  ): Promise<void> {
+  /** Writes a membership's events for the team's owner, with the team, in the open write. */
+  private async raise(member: TeamMemberEntity, events: MemberEvents | undefined): Promise<void> {
     if (!events) return;
-    const team = await em.findOneByOrFail(TeamEntity, { id: member.team_id });
-    await writeOutboxEvents(em, events.of([{ member, team }]), events.now);
+    const team = await this.db.repository(TeamEntity).findOneByOrFail({ id: member.team_id });
+    await writeOutboxEvents(this.db, events.of([{ member, team }]), events.now);
   }
 
   /** Members of the given teams, oldest first; the caller has checked the teams are its own. */
@@ -102,10 +100,10 @@ export class TeamMembersRepository {
   }
 
   private deleteRaising(member: TeamMemberEntity, events?: MemberEvents): Promise<boolean> {
-    return this.repo.manager.transaction(async (em) => {
-      const result = await em.delete(TeamMemberEntity, { id: member.id });
+    return this.db.write(async () => {
+      const result = await this.writing.delete({ id: member.id });
       if ((result.affected ?? 0) === 0) return false;
-      await this.raise(em, member, events);
+      await this.raise(member, events);
       return true;
     });
   }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
 import { writeAccountLogs } from '../account-logs/account-logs';
+import { Db } from '../engine/db';
 import { applyListQuery } from '../owned.repository';
 import { ApiKeyEntity } from './api-key.entity';
 import { UserEntity } from './user.entity';
@@ -14,7 +15,15 @@ export interface KeyWithUser {
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(@InjectRepository(ApiKeyEntity) private readonly repo: Repository<ApiKeyEntity>) {}
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly repo: Repository<ApiKeyEntity>,
+    private readonly db: Db,
+  ) {}
+
+  /** The keys' repository in the open write (the data source's outside one). */
+  private get writing(): Repository<ApiKeyEntity> {
+    return this.db.repository(ApiKeyEntity);
+  }
 
   /** The key with this hash and its user, in one indexed lookup. */
   async findByHash(keyHash: string): Promise<KeyWithUser | null> {
@@ -54,19 +63,17 @@ export class ApiKeysRepository {
   }
 
   async touch(id: number, at: Date): Promise<void> {
-    await this.repo.update({ id }, { last_used_datetime: at });
+    await this.db.write(() => this.writing.update({ id }, { last_used_datetime: at }));
   }
 
   /** Saves the key; with `log`, also its account log entry, in the same transaction. */
   save(key: ApiKeyEntity, log?: 'api_key.created' | 'api_key.revoked'): Promise<ApiKeyEntity> {
-    if (log === undefined) {
-      return this.repo.save(key);
-    }
-    return this.repo.manager.transaction(async (em) => {
-      const saved = await em.save(ApiKeyEntity, key);
+    return this.db.write(async () => {
+      const saved = await this.writing.save(key);
+      if (log === undefined) return saved;
       const data = { id: saved.id, name: saved.name, prefix: saved.prefix, scope: saved.scope };
       await writeAccountLogs(
-        em,
+        this.db,
         [{ userId: saved.user_id, type: log, data }],
         log === 'api_key.revoked' ? (saved.revocation_datetime ?? new Date()) : saved.datetime,
       );

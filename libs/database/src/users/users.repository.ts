@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { RowReader } from '../row-reader';
+import { Db } from '../engine/db';
+import { RowReader } from '../engine/row-reader';
 import { ApiKeyEntity } from './api-key.entity';
 import { UserEntity } from './user.entity';
 
@@ -11,8 +12,11 @@ export class UsersRepository {
   /** GET /v1/user reads the caller's row on every call. */
   private readonly rows: RowReader<UserEntity>;
 
-  constructor(@InjectRepository(UserEntity) private readonly repo: Repository<UserEntity>) {
-    this.rows = new RowReader(repo);
+  constructor(
+    @InjectRepository(UserEntity) private readonly repo: Repository<UserEntity>,
+    private readonly db: Db,
+  ) {
+    this.rows = new RowReader(db, repo);
   }
 
   findById(id: number): Promise<UserEntity | null> {
@@ -32,7 +36,8 @@ export class UsersRepository {
     user: Omit<UserEntity, 'id'>,
     key: Omit<ApiKeyEntity, 'id' | 'user_id' | 'user'>,
   ): Promise<{ user: UserEntity; key: ApiKeyEntity }> {
-    return this.repo.manager.transaction(async (manager) => {
+    return this.db.write(async () => {
+      const manager = this.db.manager;
       const savedUser = await manager.save(manager.create(UserEntity, user));
       const savedKey = await manager.save(
         manager.create(ApiKeyEntity, { ...key, user_id: savedUser.id }),

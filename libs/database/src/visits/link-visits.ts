@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Db } from '../engine/db';
 import { subtractLinkInChunks } from '../statistics/subtract-links';
 
 /** Whose raw visits: one link's, or those of a domain's links; always of one owner. */
@@ -18,29 +18,23 @@ export const LINK_VISITS_CHUNK = 2000;
  * Returns the visits deleted.
  */
 export async function deleteLinkVisitsInChunks(
-  em: EntityManager,
+  db: Db,
   ownerId: number,
   scope: LinkVisitsScope,
   chunk = LINK_VISITS_CHUNK,
 ): Promise<number> {
-  if (em.connection.options.type === 'postgres') return 0;
+  if (db.dialect === 'postgres') return 0;
   const [column, id] = 'linkId' in scope ? ['id', scope.linkId] : ['domain_id', scope.domainId];
   // The (link_id, datetime) index finds the rows; the links' own condition checks the owner.
   const sql = `DELETE FROM "visits" WHERE "id" IN (SELECT "id" FROM "visits" WHERE "link_id" IN
       (SELECT "id" FROM "links" WHERE "${column}" = ? AND "user_id" = ?) LIMIT ?)`;
   let deleted = 0;
-  const runner = em.connection.createQueryRunner();
-  try {
-    for (;;) {
-      // A write outside a transaction: the runner takes the write lock for each statement.
-      const result = await runner.query(sql, [id, ownerId, chunk], true);
-      const affected = result.affected ?? 0;
-      deleted += affected;
-      if (affected < chunk) return deleted;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  } finally {
-    await runner.release();
+  for (;;) {
+    // A write of its own each: other writes take their turns in between.
+    const { affected } = await db.execute(sql, [id, ownerId, chunk]);
+    deleted += affected;
+    if (affected < chunk) return deleted;
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -51,20 +45,20 @@ export async function deleteLinkVisitsInChunks(
  * meanwhile left to subtract and cascade. Nothing on PostgreSQL, nor for another owner's links.
  */
 export async function emptyLinksInChunks(
-  em: EntityManager,
+  db: Db,
   ownerId: number,
   scope: LinkVisitsScope,
 ): Promise<void> {
-  if (em.connection.options.type === 'postgres') return;
-  await deleteLinkVisitsInChunks(em, ownerId, scope);
+  if (db.dialect === 'postgres') return;
+  await deleteLinkVisitsInChunks(db, ownerId, scope);
   const ids =
     'linkId' in scope
       ? [scope.linkId]
       : (
-          await em.query<Array<{ id: number }>>(
+          await db.manager.query<Array<{ id: number }>>(
             'SELECT "id" FROM "links" WHERE "domain_id" = ? AND "user_id" = ? ORDER BY "id"',
             [scope.domainId, ownerId],
           )
         ).map((row) => row.id);
-  for (const id of ids) await subtractLinkInChunks(em, ownerId, id);
+  for (const id of ids) await subtractLinkInChunks(db, ownerId, id);
 }

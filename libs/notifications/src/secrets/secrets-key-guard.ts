@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { formatDateTime } from '@app/common';
 import { ResolvedSecretsKey, SecretsKeyMismatchError, secretsKeyCheck } from '@app/config';
-import { SealedSecret, SealedSecretsRepository, StoredKeyCheck } from '@app/database';
+import { Db, SealedSecret, SealedSecretsRepository, StoredKeyCheck } from '@app/database';
 import { SecretBox } from './secret-box';
 
 /** What the key check needs of the database (SealedSecretsRepository). */
@@ -64,7 +64,11 @@ export async function verifySecretsKey(
   secrets: Pick<ResolvedSecretsKey, 'key' | 'file'>,
   now = new Date(),
 ): Promise<KeyCheckOutcome> {
-  const outcome = await checkSecretsKey(new SealedSecretsRepository(dataSource), secrets.key, now);
+  const outcome = await checkSecretsKey(
+    new SealedSecretsRepository(new Db(dataSource)),
+    secrets.key,
+    now,
+  );
   if (!outcome.matches) {
     throw new SecretsKeyMismatchError(
       mismatchLine(outcome, secrets.file, dataSource.options.type === 'postgres'),

@@ -222,8 +222,8 @@ export class LinksBulkService {
     // The plan's links_limit counts the whole batch: all of it fits, or none is written.
     const ids =
       rows.length > 0
-        ? await this.limits.within(actor.ownerId, { links: rows.length }, (em) =>
-            this.links.insertMany(rows, events, em),
+        ? await this.limits.within(actor.ownerId, { links: rows.length }, () =>
+            this.links.insertMany(rows, events),
           )
         : [];
     const created: BulkCreatedLink[] = [];

@@ -1,6 +1,7 @@
-import type { EntityManager, ObjectLiteral, Repository } from 'typeorm';
+import type { ObjectLiteral, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { queryPrepared } from './prepared-query';
+import type { Db } from './db';
+import type { PreparedQuery, Row } from './prepared-query';
 
 type Param = string | number | boolean;
 
@@ -13,65 +14,59 @@ type Param = string | number | boolean;
  * same call TypeORM makes, so the entity is the one `findOneBy` would return.
  *
  * Conditions are written with `?` for parameters; they become `$1`, `$2`... on PostgreSQL, where
- * the reads outside a transaction are prepared statements (queryPrepared).
+ * they are named prepared statements (Db.prepared). Inside a write they read the write's rows.
  */
 export class RowReader<T extends ObjectLiteral> {
   private readonly columns: readonly ColumnMetadata[];
   private readonly select: string;
   private readonly selectId: string;
   private readonly postgres: boolean;
-  private readonly sql = new Map<string, string>();
+  private readonly sql = new Map<string, PreparedQuery>();
 
-  constructor(private readonly repo: Repository<T>) {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: Repository<T>,
+  ) {
     const meta = repo.metadata;
     if (meta.columns.some((c) => c.embeddedMetadata) || meta.childEntityMetadatas.length > 0) {
       throw new Error(`RowReader reads plain tables only; ${meta.tableName} is not one`);
     }
     // The columns TypeORM hydrates (RawSqlResultsToEntityTransformer): all but relations' virtual ones.
     this.columns = meta.columns.filter((c) => !c.isVirtual);
-    this.postgres = repo.manager.connection.options.type === 'postgres';
+    this.postgres = db.dialect === 'postgres';
     this.select = `SELECT ${this.columns.map((c) => `"${c.databaseName}"`).join(', ')} FROM "${meta.tableName}"`;
     this.selectId = `SELECT "id" FROM "${meta.tableName}"`;
   }
 
   /** The first row matching `where` (ordered by nothing: use it on unique keys), or null. */
-  async one(where: string, params: readonly Param[], em?: EntityManager): Promise<T | null> {
-    const rows = await this.query(this.select, where, params, em);
+  async one(where: string, params: readonly Param[]): Promise<T | null> {
+    const rows = await this.query(this.select, where, params);
     return rows.length === 0 ? null : this.hydrate(rows[0]);
   }
 
   /** The id of the first row matching `where`, or null: an existence check that reads one column. */
-  async firstId(
-    where: string,
-    params: readonly Param[],
-    em?: EntityManager,
-  ): Promise<number | null> {
-    const rows = await this.query(this.selectId, where, params, em);
+  async firstId(where: string, params: readonly Param[]): Promise<number | null> {
+    const rows = await this.query(this.selectId, where, params);
     return rows.length === 0 ? null : Number(rows[0].id);
   }
 
-  private query(
-    select: string,
-    where: string,
-    params: readonly Param[],
-    em: EntityManager = this.repo.manager,
-  ): Promise<Array<Record<string, unknown>>> {
+  private query(select: string, where: string, params: readonly Param[]): Promise<Row[]> {
     const key = `${select === this.select ? '*' : 'id'} ${where}`;
-    let text = this.sql.get(key);
-    if (text === undefined) {
+    let statement = this.sql.get(key);
+    if (statement === undefined) {
       let n = 0;
       const condition = this.postgres ? where.replace(/\?/g, () => `$${(n += 1)}`) : where;
-      text = `${select} WHERE ${condition} LIMIT 1`;
-      this.sql.set(key, text);
+      statement = this.db.prepared(`${select} WHERE ${condition} LIMIT 1`);
+      this.sql.set(key, statement);
     }
     // better-sqlite3 binds no booleans; SQLite stores them as 0 and 1.
     const values = this.postgres
       ? [...params]
       : params.map((p) => (p === true ? 1 : p === false ? 0 : p));
-    return queryPrepared(em, text, values);
+    return statement.all(values);
   }
 
-  private hydrate(row: Record<string, unknown>): T {
+  private hydrate(row: Row): T {
     const entity = this.repo.metadata.create() as T;
     const driver = this.repo.manager.connection.driver;
     for (const column of this.columns) {

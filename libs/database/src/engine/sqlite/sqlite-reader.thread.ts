@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { prepared } from './db-values';
+import { prepared } from './sqlite-connection';
 import type { FromReader, ReaderData, ToReader } from './sqlite-reader';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Column, DataSource, Entity, PrimaryGeneratedColumn, QueryFailedError } from 'typeorm';
 import { builtThreadScript } from '@app/common/threads/built-script';
-import { AppDataSource } from './data-source';
+import { AppDataSource } from '../../data-source';
 import { readCommitted, SqliteReader } from './sqlite-reader';
 
 @Entity('notes')

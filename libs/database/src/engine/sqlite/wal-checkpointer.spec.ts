@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { AppDataSource } from './data-source';
+import { AppDataSource } from '../../data-source';
 import { SqliteWriteLock } from './sqlite-write-lock';
 import { WalCheckpointer } from './wal-checkpointer';
 
