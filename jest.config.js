@@ -1,8 +1,8 @@
 // Three projects: fast unit tests, and the same end-to-end suites on SQLite and on PostgreSQL.
 const moduleNameMapper = {
-  '^@app/(analytics|auth|common|config|database|notifications|qr|redis|signatures|storage|testing)$':
+  '^@app/(analytics|auth|billing|common|config|database|notifications|qr|redis|signatures|storage|testing)$':
     '<rootDir>/libs/$1/src',
-  '^@app/(analytics|auth|common|config|database|notifications|qr|redis|signatures|storage|testing)/(.*)$':
+  '^@app/(analytics|auth|billing|common|config|database|notifications|qr|redis|signatures|storage|testing)/(.*)$':
     '<rootDir>/libs/$1/src/$2',
 };
 const base = {

@@ -6,7 +6,7 @@ import { SkipThrottle, Throttle } from '@nestjs/throttler';
 import { Actor } from './actor';
 import { ApiKeyThrottlerGuard } from './api-key-throttler.guard';
 import { ApiRateLimiter, type RateBudget } from './api-rate-limiter';
-import { PlansService } from './billing/plans.service';
+import { PlansService } from '@app/billing';
 
 const KEY = 'ld_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const ACTOR: Actor = { userId: 7, apiKeyId: 3, isAdmin: false, ownerId: 7 };

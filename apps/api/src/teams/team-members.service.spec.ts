@@ -1,4 +1,5 @@
-import { Actor, AuthCache, UsersService, type PlanLimits } from '@app/auth';
+import { Actor, AuthCache, UsersService } from '@app/auth';
+import { type PlanLimits } from '@app/billing';
 import { Clock, ErrorEntry } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
