@@ -12,6 +12,5 @@ import { TeamsService } from './teams.service';
   imports: [AccountsModule, NotificationsModule],
   controllers: [TeamsController, TeamMembersController, InvitationsController],
   providers: [TeamsService, TeamMembersService, InvitationsService],
-  exports: [TeamsService, TeamMembersService, InvitationsService],
 })
 export class TeamsModule {}
