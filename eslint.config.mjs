@@ -1,7 +1,7 @@
 // @ts-check
 import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Imports that climb into another app's sources (`../../worker/src/...`). */
@@ -187,6 +187,24 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // No import cycle among the apps' and libraries' modules, type-only imports included: a cycle
+    // makes the order of module evaluation matter (a class read before its module has run), and
+    // hides which of two files is the lower one. @app/<name> resolves through tsconfig.json's paths.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.json', '.node'],
+          tsconfig: { configFile: `${import.meta.dirname}/tsconfig.json`, references: 'auto' },
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Tests read response bodies, which supertest types as any.

@@ -1,4 +1,4 @@
-import { PaymentsRecorder } from '@app/auth';
+import { PaymentsRecorder } from '@app/billing';
 import { createTestApp, TestApp } from '@app/testing';
 import { runCommand } from './support/cli';
 

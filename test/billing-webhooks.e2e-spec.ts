@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Paddle } from '@paddle/paddle-node-sdk';
 import Stripe from 'stripe';
-import { PaymentsRecorder, PlansService } from '@app/auth';
+import { PaymentsRecorder, PlansService } from '@app/billing';
 import { Clock } from '@app/common';
 import { OutboxEventEntity } from '@app/database';
 import { closeAfterAll, createTestApp, expectDocumented, TestApp, TestUser } from '@app/testing';

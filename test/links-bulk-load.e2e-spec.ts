@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PlansService } from '@app/auth';
+import { PlansService } from '@app/billing';
 import { OwnerLocks } from '@app/redis';
 import { closeAfterAll, createTestApp, createTestDatabase, TestApp, TestUser } from '@app/testing';
 import { runCli } from '../apps/cli/src/cli';

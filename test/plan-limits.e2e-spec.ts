@@ -1,4 +1,4 @@
-import { PlansService } from '@app/auth';
+import { PlansService } from '@app/billing';
 import { Clock } from '@app/common';
 import { closeAfterAll, createTestApp, TestApp, TestUser } from '@app/testing';
 

@@ -1,5 +1,5 @@
 import { createECDH, randomBytes } from 'node:crypto';
-import { PaymentsRecorder } from '@app/auth';
+import { PaymentsRecorder } from '@app/billing';
 import { DatumEntity, Db, writeOutboxEvents } from '@app/database';
 import {
   closeAfterAll,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UsersService } from '@app/auth';
 import {
   parseAmount,
   PAYMENT_FREQUENCIES,
@@ -6,8 +7,7 @@ import {
   type PaymentFrequency,
   PaymentsRecorder,
   PlansService,
-  UsersService,
-} from '@app/auth';
+} from '@app/billing';
 import { AppError, formatDateTime, parseDateTime } from '@app/common';
 import { PaymentsRepository, parsePlanSettings, PlanEntity } from '@app/database';
 import { Command, Options, required, str } from './command';

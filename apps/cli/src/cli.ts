@@ -8,16 +8,8 @@ import { AppConfig, ConfigError } from '@app/config';
 import { runMigrations } from '@app/database';
 import { REDIS, redisReady } from '@app/redis';
 import { CliModule } from './cli.module';
+import type { CliIo } from './command';
 import { COMMANDS } from './commands';
-
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-  /** Output as it comes, without a line break added (an export written to stdout). */
-  write?(chunk: string): Promise<void>;
-  /** The terminal stdout is, when it is one: progress bars are drawn there, and only then. */
-  progress?: NodeJS.WritableStream;
-}
 
 /** How long a command waits for Redis before it goes on without telling the running servers. */
 const REDIS_WAIT_MS = 3000;

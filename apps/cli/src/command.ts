@@ -1,6 +1,15 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { AppError } from '@app/common';
-import type { CliIo } from './cli';
+
+/** Where a command writes (the process's stdout and stderr, or a test's lines). */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  /** Output as it comes, without a line break added (an export written to stdout). */
+  write?(chunk: string): Promise<void>;
+  /** The terminal stdout is, when it is one: progress bars are drawn there, and only then. */
+  progress?: NodeJS.WritableStream;
+}
 
 export type Options = Record<string, string | boolean | undefined>;
 

@@ -3,8 +3,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { fromDbDateTime, toDbDateTime } from '@app/database/db-values';
 import type { Db } from '@app/database/engine/db';
 import { newEventUid, type OutboxEventInput, writeOutboxEvents } from '@app/database/events/outbox';
-import { linkPayload } from '@app/database/links/link-payload';
 import { LinkEntity } from '@app/database/links/link.entity';
+import { linkPayload } from '@app/notifications/events/link-payload';
 
 const LIMIT = /"clicks_limit":(\d+)/;
 

@@ -3,10 +3,10 @@ import { Controller } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
+import { PlansService } from '@app/billing';
 import { Actor } from './actor';
 import { ApiKeyThrottlerGuard } from './api-key-throttler.guard';
 import { ApiRateLimiter, type RateBudget } from './api-rate-limiter';
-import { PlansService } from './billing/plans.service';
 
 const KEY = 'ld_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const ACTOR: Actor = { userId: 7, apiKeyId: 3, isAdmin: false, ownerId: 7 };

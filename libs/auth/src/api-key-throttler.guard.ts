@@ -8,11 +8,11 @@ import {
   THROTTLER_SKIP,
   THROTTLER_TTL,
 } from '@nestjs/throttler/dist/throttler.constants';
+import { PlansService } from '@app/billing';
 import { HandlerMemo } from '@app/common';
 import { Actor } from './actor';
 import { ApiRateLimiter, type RateBudget } from './api-rate-limiter';
 import { bearerToken } from './bearer';
-import { PlansService } from './billing/plans.service';
 
 /**
  * The rate limit of requests that passed authentication (it runs after ApiKeyGuard, which counts

@@ -4,7 +4,7 @@ import {
   PAYMENT_PROCESSORS,
   PAYMENT_TYPES,
   type PaymentPayload,
-} from '@app/auth';
+} from '@app/billing';
 
 /** A payment of the account (the seed's fields, plus the processor's id, base, discount and code). */
 export class PaymentResponse implements PaymentPayload {

@@ -1,4 +1,4 @@
-import { PAYMENT_FREQUENCIES, PAYMENT_PROCESSORS, PAYMENT_TYPES } from '@app/auth';
+import { PAYMENT_FREQUENCIES, PAYMENT_PROCESSORS, PAYMENT_TYPES } from '@app/billing';
 import { ListSpec } from '@app/common';
 
 export const PAYMENTS_LIST: ListSpec = {

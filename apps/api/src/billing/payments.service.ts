@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, paymentPayload } from '@app/auth';
+import { Actor } from '@app/auth';
+import { paymentPayload } from '@app/billing';
 import { ListQuery, NotFoundError, Paginated } from '@app/common';
 import { PaymentsRepository } from '@app/database';
 import { PaymentResponse } from './payment.mapper';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor, PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { PlanLimits } from '@app/billing';
 import {
   AppError,
   Clock,

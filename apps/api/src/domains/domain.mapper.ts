@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DomainEntity, domainPayload } from '@app/database';
+import { DomainEntity } from '@app/database';
+import { domainPayload } from '@app/notifications';
 
 /** The DNS record that proves control of the host; publishing it and verifying enables the domain. */
 export class DomainVerification {

@@ -21,6 +21,5 @@ import { DomainsService } from './domains.service';
         }),
     },
   ],
-  exports: [DomainsService],
 })
 export class DomainsModule {}

@@ -1,6 +1,7 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { QueryFailedError } from 'typeorm';
-import { Actor, type PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { type PlanLimits } from '@app/billing';
 import { Clock, DOMAIN_CHANGED, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { DnsTxtResolver, type TxtLookup } from '@app/common';
 import {

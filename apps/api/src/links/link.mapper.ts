@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { LinkEntity, linkPayload } from '@app/database';
+import { LinkEntity } from '@app/database';
+import { linkPayload } from '@app/notifications';
 
 export class StaticSiteInfo {
   @ApiProperty({ enum: ['html', 'zip'], description: 'How the site was uploaded' })

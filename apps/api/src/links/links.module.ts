@@ -11,6 +11,6 @@ import { StaticSites } from './static/static-sites.service';
   imports: [LinksBulkModule],
   controllers: [LinksController],
   providers: [LinksService, LinkInputService, LinkChecks, StaticSites, BiolinkFiles],
-  exports: [LinksService, BiolinkFiles],
+  exports: [BiolinkFiles],
 })
 export class LinksModule {}

@@ -1,5 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor, type PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { type PlanLimits } from '@app/billing';
 import {
   Clock,
   ErrorEntry,

@@ -8,6 +8,5 @@ import { NotificationHandlersService } from './notification-handlers.service';
   imports: [NotificationsModule],
   controllers: [NotificationHandlersController],
   providers: [NotificationHandlersService, DeliveriesService],
-  exports: [NotificationHandlersService],
 })
 export class NotificationHandlersModule {}

@@ -1,4 +1,5 @@
-import type { Actor, PlanLimits } from '@app/auth';
+import type { Actor } from '@app/auth';
+import type { PlanLimits } from '@app/billing';
 import { Clock } from '@app/common';
 import {
   NotificationHandlerEntity,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { PlanLimits } from '@app/billing';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, Problem } from '@app/common';
 import {
   isAccountEvent,

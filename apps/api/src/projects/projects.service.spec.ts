@@ -1,4 +1,5 @@
-import { Actor, type PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { type PlanLimits } from '@app/billing';
 import { Clock, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { ProjectEntity, ProjectsRepository } from '@app/database';
 import { rejectionEntries } from '@app/testing/app-error-entries';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { PlanLimits } from '@app/billing';
 import { Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
 import { ProjectEntity, ProjectsRepository } from '@app/database';
 import { CreateProjectDto } from './dto/create-project.dto';

@@ -6,6 +6,5 @@ import { QrFiles } from './qr-files';
 @Module({
   controllers: [QrCodesController],
   providers: [QrCodesService, QrFiles],
-  exports: [QrCodesService],
 })
 export class QrCodesModule {}

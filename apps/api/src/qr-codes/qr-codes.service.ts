@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { PlanLimits } from '@app/billing';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, UploadedFiles } from '@app/common';
 import { ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
 import { QrType, renderQr } from '@app/qr';

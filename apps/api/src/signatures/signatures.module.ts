@@ -6,6 +6,5 @@ import { SignaturesService } from './signatures.service';
 @Module({
   controllers: [SignaturesController, SignaturePreviewController],
   providers: [SignaturesService],
-  exports: [SignaturesService],
 })
 export class SignaturesModule {}

@@ -1,4 +1,5 @@
-import { Actor, type PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { type PlanLimits } from '@app/billing';
 import { Clock, ErrorEntry } from '@app/common';
 import { loadConfig } from '@app/config';
 import {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Actor, PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { PlanLimits } from '@app/billing';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { ProjectsRepository, SignatureEntity, SignaturesRepository } from '@app/database';

@@ -1,9 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ImageFormats, ImageIntake, UploadedFile } from '@app/common';
+import { ImageIntake, UploadedFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SPLASH_UPLOADS_PATH } from '@app/database';
-import { ObjectStore } from '@app/storage';
+import { ImageUploads, ObjectStore } from '@app/storage';
 
 /** The image fields of a splash page, each with the largest side it is stored at. */
 export const SPLASH_IMAGES = { logo: 512, favicon: 128, opengraph: 1200 } as const;
@@ -12,30 +11,26 @@ export const SPLASH_IMAGE_FIELDS = Object.keys(SPLASH_IMAGES) as SplashImage[];
 
 /** Uploads are at most this many bytes (and as many pixels as `ImageIntake` lets through). */
 export const MAX_SPLASH_IMAGE_BYTES = 2 * 1024 * 1024;
-const FORMATS: ImageFormats = {
-  accepted: new Set(['png', 'jpeg', 'webp', 'gif', 'svg']),
-  described: 'a PNG, JPEG, WebP, GIF or SVG image',
-};
-const STORED_NAME = /^[0-9a-f]{40}\.png$/;
 
 /**
  * Images of splash pages in the object store under `uploads/splash-pages/` (on the local disk,
- * `${DATA_DIR}/uploads/splash-pages`), served at that path or from STORAGE_PUBLIC_URL.
+ * `${DATA_DIR}/uploads/splash-pages`), served at that path or from STORAGE_PUBLIC_URL, through
+ * the one image-upload store (`ImageUploads`).
  */
 @Injectable()
 export class SplashFiles {
-  private readonly base: string;
+  private readonly uploads: ImageUploads;
 
-  constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
-    private readonly store: ObjectStore,
-    private readonly images: ImageIntake,
-  ) {
-    this.base = `${config.storage.publicUrl ?? config.appUrl}/${SPLASH_UPLOADS_PATH}`;
+  constructor(@Inject(APP_CONFIG) config: AppConfig, objects: ObjectStore, images: ImageIntake) {
+    const base = config.storage.publicUrl ?? config.appUrl;
+    this.uploads = new ImageUploads(objects, images, base, SPLASH_UPLOADS_PATH, {
+      accepted: new Set(['png', 'jpeg', 'webp', 'gif', 'svg']),
+      described: 'a PNG, JPEG, WebP, GIF or SVG image',
+    });
   }
 
   url(name: string | null): string | null {
-    return name === null ? null : `${this.base}/${name}`;
+    return this.uploads.url(name);
   }
 
   /**
@@ -43,22 +38,15 @@ export class SplashFiles {
    * larger than the field needs. SVG is rasterized, so no script of an upload reaches a browser.
    */
   normalize(field: SplashImage, file: UploadedFile): Promise<Buffer> {
-    return this.images.normalize(field, file.buffer, FORMATS, SPLASH_IMAGES[field]);
+    return this.uploads.normalize(field, file.buffer, SPLASH_IMAGES[field]);
   }
 
   /** A new name per write (content hash and salt): two pages never share a file. */
-  async write(content: Buffer): Promise<string> {
-    const hash = createHash('sha256').update(content).update(randomBytes(16)).digest('hex');
-    const name = `${hash.slice(0, 40)}.png`;
-    await this.store.put(`${SPLASH_UPLOADS_PATH}/${name}`, content, { contentType: 'image/png' });
-    return name;
+  write(content: Buffer): Promise<string> {
+    return this.uploads.write(content);
   }
 
-  async remove(names: Array<string | null>): Promise<void> {
-    await this.store.delete(
-      names
-        .filter((n): n is string => n !== null && STORED_NAME.test(n))
-        .map((n) => `${SPLASH_UPLOADS_PATH}/${n}`),
-    );
+  remove(names: Array<string | null>): Promise<void> {
+    return this.uploads.remove(names);
   }
 }

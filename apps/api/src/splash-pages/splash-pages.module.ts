@@ -6,6 +6,5 @@ import { SplashPagesService } from './splash-pages.service';
 @Module({
   controllers: [SplashPagesController],
   providers: [SplashPagesService, SplashFiles],
-  exports: [SplashPagesService, SplashFiles],
 })
 export class SplashPagesModule {}

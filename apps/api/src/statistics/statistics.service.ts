@@ -5,7 +5,8 @@ import {
   type StatsScope,
   type Totals,
 } from '@app/analytics';
-import { type Actor, PlansService } from '@app/auth';
+import { type Actor } from '@app/auth';
+import { PlansService } from '@app/billing';
 import {
   AppError,
   Clock,

@@ -1,4 +1,5 @@
-import { Actor, AuthCache, UsersService, type PlanLimits } from '@app/auth';
+import { Actor, AuthCache, UsersService } from '@app/auth';
+import { type PlanLimits } from '@app/billing';
 import { Clock, ErrorEntry } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
@@ -10,8 +11,8 @@ import {
 } from '@app/database';
 import type { Notifier } from '@app/notifications';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { InvitationsService } from './invitations.service';
 import { TeamMembersService } from './team-members.service';
-import { TeamsMemberService } from './teams-member.service';
 
 /** Plans limit nothing here: every write runs as if no plan applied. */
 const noLimits = {
@@ -107,7 +108,7 @@ function setup() {
       { appUrl: 'http://links.test' } as AppConfig,
       authCache,
     ),
-    invitee: new TeamsMemberService(repo, users, clock, authCache),
+    invitee: new InvitationsService(repo, users, clock, authCache),
   };
 }
 
@@ -187,7 +188,7 @@ describe(TeamMembersService.name, () => {
   });
 });
 
-describe(TeamsMemberService.name, () => {
+describe(InvitationsService.name, () => {
   it('accepting binds the membership to the caller', async () => {
     const { owner, invitee, members } = setup();
     await owner.create(OWNER, { team_id: 5, user_email: 'ann@example.com' });

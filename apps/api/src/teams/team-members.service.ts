@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Actor, AuthCache, PlanLimits, UsersService } from '@app/auth';
+import { Actor, AuthCache, UsersService } from '@app/auth';
+import { PlanLimits } from '@app/billing';
 import { AppError, Clock, NotFoundError } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { EffectivePlan } from '@app/auth';
+import type { EffectivePlan } from '@app/billing';
 import { formatDateTime } from '@app/common';
 import { type LimitedResource, PLAN_LIMITS, type PlanSettings, UserEntity } from '@app/database';
 

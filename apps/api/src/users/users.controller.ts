@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type Actor, CurrentActor, PlansService, UsersService } from '@app/auth';
+import { type Actor, CurrentActor, UsersService } from '@app/auth';
+import { PlansService } from '@app/billing';
 import { ApiDataResponse, ApiErrors } from '@app/common';
 import { toUserResponse, UserResponse } from './user.mapper';
 

@@ -11,6 +11,8 @@ import { SensitiveGate } from './gates/sensitive.gate';
 import { SplashGate } from './gates/splash.gate';
 import { TargetingGate } from './gates/targeting.gate';
 import { fail } from './http';
+import { BioForms } from './pages/bio-forms.service';
+import { BioPageResponder } from './pages/bio-page-responder';
 import { BioPages } from './pages/bio-pages.service';
 import { SlotCache } from './pages/slot-cache.service';
 import { VisitorRouter } from './router';
@@ -42,6 +44,8 @@ import { VISITOR_SECRET } from './visitor-secret';
     SiteServer,
     StaticFiles,
     BioPages,
+    BioForms,
+    BioPageResponder,
     SlotCache,
     ServerDrain,
     {

@@ -13,7 +13,8 @@ import {
   verificationValue,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DomainEntity, domainPayload, DomainsRepository } from '@app/database';
+import { DomainEntity, DomainsRepository } from '@app/database';
+import { domainPayload } from '@app/notifications';
 import type { Job } from '../job';
 
 /** Checks in a row without the record that disable a domain. */

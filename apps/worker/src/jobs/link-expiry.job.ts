@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DomainsRepository, LinkEntity, linkPayload, LinksRepository } from '@app/database';
+import { DomainsRepository, LinkEntity, LinksRepository } from '@app/database';
+import { linkPayload } from '@app/notifications';
 import type { Job } from '../job';
 
 const EVERY_MS = 60_000;

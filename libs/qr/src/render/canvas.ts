@@ -1,5 +1,5 @@
+import type { Box } from './box';
 import { Rgb } from './color';
-import { Box } from './layout';
 import { RgbaImage } from './options';
 import { bounds, contains, Prim, rectSpanInto } from './shapes';
 

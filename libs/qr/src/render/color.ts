@@ -1,4 +1,4 @@
-import { Box } from './layout';
+import type { Box } from './box';
 import { Foreground } from './options';
 
 export type Rgb = [number, number, number];

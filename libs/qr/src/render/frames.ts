@@ -1,4 +1,4 @@
-import type { Box } from './layout';
+import type { Box } from './box';
 import { FrameName } from './options';
 import { Prim } from './shapes';
 

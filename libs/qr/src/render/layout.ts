@@ -1,3 +1,4 @@
+import type { Box } from './box';
 import { worstBlockDamage } from './codewords';
 import { textPath } from './fonts';
 import { frameLayout } from './frames';
@@ -14,13 +15,6 @@ import {
 } from './matrix';
 import { Ecc, MIN_QUIET_ZONE, RenderOptions } from './options';
 import { eyeShapes, moduleShape, Prim, Shape } from './shapes';
-
-export interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
 
 /** Where everything goes, in pixels. Both writers draw a Scene. */
 export interface Scene {

@@ -1,6 +1,7 @@
+import type { Box } from './box';
 import { Canvas, Paint } from './canvas';
 import { foregroundAt, parseHex } from './color';
-import { Box, Scene } from './layout';
+import { Scene } from './layout';
 import { RenderOptions, RgbaImage } from './options';
 import { Shape } from './shapes';
 

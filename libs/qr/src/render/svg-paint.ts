@@ -1,5 +1,5 @@
+import type { Box } from './box';
 import { GRADIENT_VECTORS } from './color';
-import { Box } from './layout';
 import { Foreground } from './options';
 
 const n = (v: number): string => String(Math.round(v * 100) / 100);

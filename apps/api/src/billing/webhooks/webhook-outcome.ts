@@ -3,7 +3,7 @@ import {
   type PaymentFrequency,
   type PaymentInput,
   type PaymentProcessor,
-} from '@app/auth';
+} from '@app/billing';
 import { AppError, isObject } from '@app/common';
 
 /** A payment as read from a processor's event, before its plan is known for sure. */

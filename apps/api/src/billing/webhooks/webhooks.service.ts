@@ -5,7 +5,7 @@ import {
   PaymentsRecorder,
   planOfPriceId,
   PlansService,
-} from '@app/auth';
+} from '@app/billing';
 import { AppError, Clock } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PaymentsRepository } from '@app/database';

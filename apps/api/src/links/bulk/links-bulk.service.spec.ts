@@ -1,5 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Actor, type PlanLimits } from '@app/auth';
+import { Actor } from '@app/auth';
+import { type PlanLimits } from '@app/billing';
 import { AppError, LINK_CHANGED } from '@app/common';
 import type { AppConfig } from '@app/config';
 import { defaultLinkSettings, DomainsRepository, LinksRepository, NewLinkRow } from '@app/database';

@@ -1,12 +1,13 @@
-// Not @app/common's index (see rollups.ts).
+// Files, not the libraries' indexes: the visit writer thread raises link events
+// (libs/analytics/src/clicks-limit-events.ts) and loads no more than it needs.
 import { formatDateTime } from '@app/common/time/datetime';
 import {
   BIOLINK_UPLOADS_PATH,
   LinkSettings,
   parseLinkSettings,
   TARGETING_TYPES,
-} from './link-settings';
-import { LinkEntity } from './link.entity';
+} from '@app/database/links/link-settings';
+import { LinkEntity } from '@app/database/links/link.entity';
 
 /** The shape of a link in responses and events (documented by the API's LinkResponse). */
 export interface LinkPayload {

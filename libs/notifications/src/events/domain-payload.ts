@@ -1,5 +1,5 @@
 import { formatDateTime, verificationName, verificationValue } from '@app/common';
-import { DomainEntity } from './domain.entity';
+import { DomainEntity } from '@app/database';
 
 /** A domain as the API shows it (`GET /v1/domains/{id}`, and the `data` of domain events). */
 export interface DomainPayload {

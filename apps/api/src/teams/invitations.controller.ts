@@ -14,19 +14,22 @@ import {
   type ListQuery,
 } from '@app/common';
 import { UpdateTeamsMemberDto } from './dto/update-teams-member.dto';
+import { InvitationsService } from './invitations.service';
 import { TeamsMemberResponse } from './team.mapper';
-import { TeamsMemberService } from './teams-member.service';
 import { TEAMS_MEMBER_LIST } from './teams.list';
 
-/** The invitee's side: teams you are invited to or a member of. Never through team context. */
+/**
+ * The invitee's side (`/v1/teams-member`): teams you are invited to or a member of. Never through
+ * team context. The operation ids keep the route's name (`TeamsMember_*`).
+ */
 @ApiTags('teams-member')
 @ApiErrors(401, 403, 429)
 @Controller('teams-member')
-export class TeamsMemberController {
-  constructor(private readonly memberships: TeamsMemberService) {}
+export class InvitationsController {
+  constructor(private readonly memberships: InvitationsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Your invitations and memberships' })
+  @ApiOperation({ operationId: 'TeamsMember_list', summary: 'Your invitations and memberships' })
   @Listing(TEAMS_MEMBER_LIST)
   @ApiListResponse(TeamsMemberResponse)
   @ApiErrors(400)
@@ -35,7 +38,10 @@ export class TeamsMemberController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Retrieve one of your invitations or memberships' })
+  @ApiOperation({
+    operationId: 'TeamsMember_get',
+    summary: 'Retrieve one of your invitations or memberships',
+  })
   @ApiIdParam('Team member id')
   @ApiDataResponse(TeamsMemberResponse)
   @ApiErrors(404)
@@ -45,7 +51,10 @@ export class TeamsMemberController {
 
   @Post(':id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Accept an invitation (status=1), or set it back to invited (0)' })
+  @ApiOperation({
+    operationId: 'TeamsMember_update',
+    summary: 'Accept an invitation (status=1), or set it back to invited (0)',
+  })
   @ApiIdParam('Team member id')
   @ApiForm()
   @ApiIdResponse()
@@ -59,7 +68,10 @@ export class TeamsMemberController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Leave a team or decline an invitation' })
+  @ApiOperation({
+    operationId: 'TeamsMember_remove',
+    summary: 'Leave a team or decline an invitation',
+  })
   @ApiIdParam('Team member id')
   @ApiIdResponse()
   @ApiErrors(404)

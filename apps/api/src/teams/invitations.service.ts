@@ -15,7 +15,7 @@ import { memberEvents, TeamsMemberResponse, toTeamsMemberResponse } from './team
  * bound, or by the caller's email while not.
  */
 @Injectable()
-export class TeamsMemberService {
+export class InvitationsService {
   constructor(
     private readonly members: TeamMembersRepository,
     private readonly users: UsersService,
