@@ -55,7 +55,7 @@ const SKIPPED = [
   [
     'README.md',
     "the project's own test and lint commands",
-    'npm test              # typecheck, build, unit tests, e2e on SQLite and on PostgreSQL, the cluster test',
+    'npm test              # typecheck, build, unit, medium and e2e tests on SQLite and on PostgreSQL, the cluster test',
   ],
   [
     'README.md',
