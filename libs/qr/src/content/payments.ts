@@ -1,4 +1,4 @@
-import { isEmail } from 'class-validator';
+import { isEmailAddress } from '@app/common';
 import { isBitcoinAddress, isElrondAddress, isEthereumAddress } from './addresses';
 import { decimalPlaces, fixedDecimal, scaleDecimal } from './decimal';
 import {
@@ -136,7 +136,7 @@ const WHOLE_CURRENCIES = new Set(['HUF', 'JPY', 'TWD']);
 /** A PayPal account's e-mail address or its 13-character merchant ID. */
 function paypalBusiness(f: QrContentFields): string {
   const value = required(f, 'paypal_email');
-  if (!isEmail(value) && !/^[A-Z0-9]{13}$/.test(value)) {
+  if (!isEmailAddress(value) && !/^[A-Z0-9]{13}$/.test(value)) {
     throw new ContentError(
       'paypal_email',
       'paypal_email must be the e-mail address of a PayPal account or its merchant ID (13 capital letters and digits)',

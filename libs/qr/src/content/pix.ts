@@ -1,4 +1,4 @@
-import { isEmail } from 'class-validator';
+import { isEmailAddress } from '@app/common';
 import { ContentError, QrContentFields, required } from './fields';
 import { fiatAmount } from './payments';
 import { globalNumber } from './phone';
@@ -71,7 +71,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 function pixKey(f: QrContentFields): string {
   const value = required(f, 'pix_payee_key');
   if (value.includes('@')) {
-    if (PRINTABLE_ASCII.test(value) && value.length <= 77 && isEmail(value)) {
+    if (PRINTABLE_ASCII.test(value) && value.length <= 77 && isEmailAddress(value)) {
       return value;
     }
   } else if (value.trim().startsWith('+')) {

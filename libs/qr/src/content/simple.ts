@@ -1,5 +1,4 @@
-import { isEmail } from 'class-validator';
-import { isHttpUrl, normalizeHttpUrl } from '@app/common';
+import { isEmailAddress, isHttpUrl, normalizeHttpUrl } from '@app/common';
 import { decimalInRange } from './decimal';
 import { ContentError, decimalField, DecimalField, QrContentFields, required } from './fields';
 import { globalNumber, telephoneSubscriber } from './phone';
@@ -97,7 +96,7 @@ export function encodeWhatsapp(f: QrContentFields): string {
 export function encodeFacetime(f: QrContentFields): string {
   const value = required(f, 'facetime');
   if (value.includes('@')) {
-    if (!isEmail(value)) {
+    if (!isEmailAddress(value)) {
       throw new ContentError(
         'facetime',
         'facetime must be a telephone number or an e-mail address',
