@@ -4,9 +4,9 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { UsersService } from '@app/auth';
-import { AppConfig, loadConfig } from '@app/config';
+import { AppConfig } from '@app/config';
 import { runMigrations } from '@app/database';
-import { createTestDatabase, TestDatabase, TestDb } from './test-database';
+import { createTestDatabase, TestDatabase, TestDb, testConfig } from './test-database';
 
 export interface TestUser {
   id: number;
@@ -73,16 +73,7 @@ export async function createTestApp(
   const dropOwnDatabase = () => (options.database ? Promise.resolve() : database.drop());
   let app: NestExpressApplication | undefined;
   try {
-    const loaded = loadConfig({
-      LOG_LEVEL: process.env.LINKDOCK_TEST_LOG_LEVEL ?? 'silent',
-      APP_URL: 'http://links.test',
-      ...database.env,
-      ...options.env,
-    });
-    const config: AppConfig =
-      loaded.database.type === 'postgres' && database.schema
-        ? { ...loaded, database: { ...loaded.database, schema: database.schema } }
-        : loaded;
+    const config = testConfig(database, options.env);
     app = await createApp(config, { extraModules: options.extraModules });
     // As production starts. A copy of the template has nothing pending: what runs was not in it.
     const applied = await runMigrations(app.get(DataSource));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AppConfig, loadConfig } from '@app/config';
 import { postgresUrlOf, TEST_POSTGRES_URL, withAdminClient } from './postgres-admin';
 import { copySqliteTemplate, dropPostgresDatabase, postgresTemplate } from './test-template';
 
@@ -64,4 +65,20 @@ export async function createTestDatabase(
       removeDir();
     },
   };
+}
+
+/**
+ * The configuration a test app or service runs with on `database`: production's loadConfig over
+ * quiet logs, a fixed APP_URL, the database's variables and the test's own `env`.
+ */
+export function testConfig(database: TestDatabase, env: Record<string, string> = {}): AppConfig {
+  const loaded = loadConfig({
+    LOG_LEVEL: process.env.LINKDOCK_TEST_LOG_LEVEL ?? 'silent',
+    APP_URL: 'http://links.test',
+    ...database.env,
+    ...env,
+  });
+  return loaded.database.type === 'postgres' && database.schema
+    ? { ...loaded, database: { ...loaded.database, schema: database.schema } }
+    : loaded;
 }

@@ -1,9 +1,9 @@
 import { DynamicModule, ForwardReference, Provider, Type } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { AppConfig, ConfigModule, loadConfig } from '@app/config';
+import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule, runMigrations } from '@app/database';
-import { createTestDatabase, TestDatabase } from './test-database';
+import { createTestDatabase, TestDatabase, testConfig } from './test-database';
 
 export interface TestService<T> {
   /** The service or repository under test, as DI built it. */
@@ -36,16 +36,7 @@ export async function newTestService<T>(
   const dropOwnDatabase = () => (options.database ? Promise.resolve() : database.drop());
   let module: TestingModule | undefined;
   try {
-    const loaded = loadConfig({
-      LOG_LEVEL: process.env.LINKDOCK_TEST_LOG_LEVEL ?? 'silent',
-      APP_URL: 'http://links.test',
-      ...database.env,
-      ...options.env,
-    });
-    const config: AppConfig =
-      loaded.database.type === 'postgres' && database.schema
-        ? { ...loaded, database: { ...loaded.database, schema: database.schema } }
-        : loaded;
+    const config = testConfig(database, options.env);
     const databaseModule = DatabaseModule.forRoot(config.database);
     // A repository of the database module is taken from it; anything else is provided here.
     const ownProvider = !(databaseModule.providers ?? []).includes(Service);
