@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EVENT_NAMES } from '@app/notifications';
 import { createTestApp, TestApp } from '@app/testing';
 import { buildOpenApiDocument } from '../apps/api/src/openapi';
 import { OPENAPI_FILE, serializeOpenApi } from '../apps/api/src/write-openapi';
@@ -102,6 +103,56 @@ describe('OpenAPI document', () => {
         properties: { data: { $ref: '#/components/schemas/IdDto' } },
       },
     });
+  });
+
+  it('is OpenAPI 3.1 with no 3.0 `nullable`, and describes each event of the catalogue as a webhook', () => {
+    const doc = buildOpenApiDocument(t.app);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(JSON.stringify(doc)).not.toContain('"nullable":');
+    // A nullable field is `null` among its types.
+    const links = doc.components!.schemas!.ListLinksDto as { properties: Record<string, unknown> };
+    expect(links.properties.next).toEqual({ type: ['string', 'null'] });
+    type Webhook = {
+      post: {
+        parameters: Array<{ name: string; in: string; required: boolean }>;
+        requestBody: { content: Record<string, { schema: { allOf: unknown[] } }> };
+        responses: Record<string, unknown>;
+      };
+    };
+    const webhooks = (doc as { webhooks?: Record<string, Webhook> }).webhooks ?? {};
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_NAMES].sort());
+    const payloadOf: Record<string, string> = {
+      link: 'LinkEventPayload',
+      domain: 'DomainEventPayload',
+      team_member: 'TeamMemberEventPayload',
+      data: 'RecordEventPayload',
+      payment: 'RecordEventPayload',
+    };
+    for (const name of EVENT_NAMES) {
+      const post = webhooks[name].post;
+      const payload = payloadOf[name.split('.')[0]];
+      expect([name, post.requestBody.content['application/json'].schema.allOf]).toEqual([
+        name,
+        [
+          { $ref: `#/components/schemas/${payload}` },
+          { type: 'object', properties: { event: { const: name } } },
+        ],
+      ]);
+      // The payload component lists this event among its `event` values.
+      const component = doc.components!.schemas![payload] as {
+        properties: { event: { enum: string[] } };
+      };
+      expect([name, component.properties.event.enum]).toEqual([
+        name,
+        expect.arrayContaining([name]),
+      ]);
+      const headers = post.parameters.filter((p) => p.in === 'header' && p.required);
+      expect([name, headers.map((h) => h.name)]).toEqual([
+        name,
+        expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']),
+      ]);
+      expect([name, Object.keys(post.responses)]).toEqual([name, ['200', '410']]);
+    }
   });
 
   it('serves Swagger UI at /docs from the local package, with no CDN', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 /** The committed document (`npm run openapi` writes it): what clients read. */
@@ -29,7 +29,7 @@ interface Route {
 }
 
 interface Loaded {
-  ajv: Ajv;
+  ajv: Ajv2020;
   paths: Record<string, Record<string, unknown>>;
   routes: Route[];
   validators: Map<string, ValidateFunction>;
@@ -42,11 +42,15 @@ function load(): Loaded {
     return loaded;
   }
   const document = JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8')) as {
+    openapi: string;
     paths: Record<string, Record<string, unknown>>;
   };
-  // Ajv (JSON Schema, with OpenAPI 3.0's `nullable`), not our code: `strict: false` lets it skip
-  // OpenAPI's own keywords (`example`, `discriminator`...) that are no JSON Schema.
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  if (!document.openapi.startsWith('3.1.')) {
+    throw new Error(`docs/openapi.json is OpenAPI ${document.openapi}; this check reads 3.1 only`);
+  }
+  // Ajv's JSON Schema 2020-12, the dialect of OpenAPI 3.1 schemas, not our code: `strict: false`
+  // lets it skip OpenAPI's own keywords (`example`, `discriminator`...) that are no JSON Schema.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addSchema(document, 'openapi.json');
   const routes = Object.keys(document.paths)
