@@ -35,6 +35,7 @@ describe('OpenAPI document', () => {
         bearerFormat: 'opaque',
         description: 'An API key (ld_…).',
       },
+      metrics: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (not an API key).' },
     });
     expect(res.body.security).toEqual([{ bearer: [] }]);
   });
@@ -49,7 +50,18 @@ describe('OpenAPI document', () => {
       })),
     );
     expect(operations.length).toBeGreaterThanOrEqual(6);
+    // Outside /v1: the operator's routes (not rate-limited) and the processors' webhooks.
+    const unthrottled = ['/health', '/metrics'];
+    expect(operations.map((o) => o.path).filter((p) => !p.startsWith('/v1/'))).toEqual(
+      expect.arrayContaining([
+        ...unthrottled,
+        '/webhooks/stripe',
+        '/webhooks/paddle',
+        '/webhooks/lemonsqueezy',
+      ]),
+    );
     for (const { path, method, op } of operations) {
+      if (unthrottled.includes(path)) continue;
       // A keyless operation (security: []) cannot answer 401, but is rate-limited all the same.
       const keyless = Array.isArray(op.security) && op.security.length === 0;
       expect([path, method, Object.keys(op.responses)]).toEqual([
@@ -60,7 +72,30 @@ describe('OpenAPI document', () => {
       if (keyless) {
         expect(Object.keys(op.responses)).not.toContain('401');
       }
-      expect(path.startsWith('/v1/')).toBe(true);
+      expect([path, path.startsWith('/v1/') || path.startsWith('/webhooks/')]).toEqual([
+        path,
+        true,
+      ]);
+    }
+    expect(Object.keys(doc.paths['/health'].get!.responses)).toEqual(['200', '503']);
+    expect(doc.paths['/metrics'].get!.security).toEqual([{ metrics: [] }]);
+    expect(Object.keys(doc.paths['/metrics'].get!.responses)).toEqual(['200', '401']);
+    // Each processor's signature header, required, and the raw event as the body.
+    for (const [processor, header] of [
+      ['stripe', 'Stripe-Signature'],
+      ['paddle', 'Paddle-Signature'],
+      ['lemonsqueezy', 'X-Signature'],
+    ]) {
+      const op = doc.paths[`/webhooks/${processor}`].post!;
+      expect([processor, op.security, Object.keys(op.responses).sort()]).toEqual([
+        processor,
+        [],
+        ['200', '400', '404', '429'],
+      ]);
+      expect(op.parameters).toEqual([
+        expect.objectContaining({ name: header, in: 'header', required: true }),
+      ]);
+      expect(op.requestBody).toMatchObject({ required: true });
     }
     expect(doc.paths['/v1/domains/tls-check'].get!.security).toEqual([]);
     expect(Object.keys(doc.paths['/v1/projects/{id}'].get!.responses).sort()).toEqual([

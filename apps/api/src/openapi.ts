@@ -1,5 +1,12 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  getSchemaPath,
+  OpenAPIObject,
+  type PathItemObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
+import { ErrorBodyDto } from '@app/common';
 import { EVENT_SCHEMAS, eventWebhooks } from './openapi-events';
 import { OPENAPI_TAGS } from './openapi-tags';
 
@@ -31,9 +38,46 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controllerKey: string, methodKey: string) =>
       `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
+  document.paths['/metrics'] = METRICS_PATH;
+  document.components!.securitySchemes!.metrics = {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'METRICS_TOKEN (not an API key).',
+  };
   document.webhooks = eventWebhooks();
   return withoutNullable(document);
 }
+
+/**
+ * GET /metrics is middleware (metrics.service.ts), not a controller: its operation by hand. On
+ * the API port it is served only when METRICS_TOKEN is set; METRICS_PORT serves the same path on
+ * a port of its own (where the token is optional), which this document does not describe.
+ */
+const METRICS_PATH: PathItemObject = {
+  get: {
+    operationId: 'Metrics_scrape',
+    tags: ['operations'],
+    summary: 'Prometheus metrics of the API process (METRICS_TOKEN, not an API key)',
+    description:
+      'Served on this port only when METRICS_TOKEN is set, with `Authorization: Bearer ' +
+      '<METRICS_TOKEN>`; unset, the path answers 404 as any unknown one. METRICS_PORT serves ' +
+      'the same answer on a port of its own. Not rate-limited.',
+    security: [{ metrics: [] }],
+    responses: {
+      '200': {
+        description: 'The Prometheus text exposition format 0.0.4.',
+        content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } },
+      },
+      '401': {
+        description: 'The bearer is missing or is not METRICS_TOKEN.',
+        headers: {
+          'WWW-Authenticate': { schema: { type: 'string', example: 'Bearer realm="metrics"' } },
+        },
+        content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
+      },
+    },
+  },
+};
 
 /**
  * @nestjs/swagger writes OpenAPI 3.0's `nullable: true`, which 3.1 (JSON Schema 2020-12) dropped:
