@@ -285,7 +285,7 @@ describe('QR payloads by their standards', () => {
       400,
       error(
         'vcard_phone_number_value',
-        'vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000, not "+44 20;ext=1".',
+        'vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000 (an international one that libphonenumber knows as valid), not "+44 20;ext=1".',
       ),
     ]);
   });

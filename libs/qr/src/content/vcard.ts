@@ -1,5 +1,6 @@
 import { ContentError, QrContentFields, singleLine } from './fields';
 import { contentLines, escapeText } from './lines';
+import { globalNumber } from './phone';
 
 /**
  * A phone number as people write it (`+44 20 7946 0000`, `(555) 123-4567 ext. 89`): a TEL value
@@ -7,12 +8,23 @@ import { contentLines, escapeText } from './lines';
  */
 const PHONE = /^\+?[\d ()./*#-]*\d[\d ()./*#-]*(?: ?(?:ext\.?|x) ?\d+)?$/i;
 
+/** The extension after a number (`ext. 89`, `x89`), not given to libphonenumber; `/` separates groups. */
+const EXTENSION = / ?(?:ext\.?|x) ?\d+$/i;
+
+/**
+ * An international number (`+…`) must also be one libphonenumber knows as valid, as for the
+ * `phone` type; a local number or service code is checked by its characters only.
+ */
 function phoneNumber(value: string): string {
   const number = value.trim().replace(/\s+/g, ' ');
-  if (!PHONE.test(number)) {
+  if (
+    !PHONE.test(number) ||
+    (number.startsWith('+') &&
+      globalNumber(number.replace(EXTENSION, '').replace(/\//g, ' ')) === null)
+  ) {
     throw new ContentError(
       'vcard_phone_number_value',
-      `vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000, not ${JSON.stringify(value)}`,
+      `vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000 (an international one that libphonenumber knows as valid), not ${JSON.stringify(value)}`,
     );
   }
   return number;
