@@ -290,6 +290,29 @@ describe('QR payloads by their standards', () => {
     ]);
   });
 
+  it('refuses a control character in a vCard or event text with a 400 naming the field, never drops it', async () => {
+    const card = { name: 'Card', type: 'vcard', vcard_first_name: 'Ada' };
+    expect(await refused({ ...card, vcard_note: 'call\u0007me' })).toEqual(
+      error(
+        'vcard_note',
+        'vcard_note cannot contain control characters other than line breaks and tabs.',
+      ),
+    );
+    expect(await refused({ ...card, vcard_first_name: 'A\u001bda' })).toEqual(
+      error(
+        'vcard_first_name',
+        'vcard_first_name cannot contain control characters other than line breaks and tabs.',
+      ),
+    );
+    const event = { name: 'Event', type: 'event', event_start_datetime: '2026-05-01 10:00' };
+    expect(await refused({ ...event, event: 'Launch', event_location: 'Hall\u001b B' })).toEqual(
+      error(
+        'event_location',
+        'event_location cannot contain control characters other than line breaks and tabs.',
+      ),
+    );
+  });
+
   it('marks non-ASCII text as UTF-8 (ECI 26): a decoder that assumes ISO-8859-1 reads it right', async () => {
     const data = await created({ name: 'Name', type: 'text', text: 'Müller' });
     expect(data.is_readable).toBe(true);

@@ -90,6 +90,33 @@ describe('vCard 3.0, read by ical.js', () => {
     );
   });
 
+  it.each([
+    'vcard_first_name',
+    'vcard_last_name',
+    'vcard_company',
+    'vcard_job_title',
+    'vcard_email',
+    'vcard_street',
+    'vcard_zip',
+    'vcard_note',
+  ] as const)('refuses %s with a control character instead of dropping it', (field) => {
+    for (const c of ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085']) {
+      expect(() =>
+        encodeContent('vcard', { vcard_first_name: 'A', vcard_company: 'C', [field]: `a${c}b` }),
+      ).toThrow(
+        new ContentError(
+          field,
+          `${field} cannot contain control characters other than line breaks and tabs`,
+        ),
+      );
+    }
+  });
+
+  it('keeps a tab and writes a line break of a note as \\n', () => {
+    const card = encodeContent('vcard', { vcard_first_name: 'A', vcard_note: 'one\ttwo\r\nthree' });
+    expect(card).toContain('NOTE:one\ttwo\\nthree\r\n');
+  });
+
   it('writes the birthday as a date that ical.js reads', () => {
     const card = new ICAL.Component(
       ICAL.parse(encodeContent('vcard', { vcard_first_name: 'A', vcard_birthday: '1815-12-10' })),
