@@ -87,19 +87,25 @@ describe('Payments from processors’ webhooks', () => {
     ).id;
   });
 
-  function stripe(body: string, signature: string | null = stripeHeader(body)) {
+  async function stripe(body: string, signature: string | null = stripeHeader(body)) {
     const req = t.http.post('/webhooks/stripe').set('Content-Type', 'application/json');
-    return (signature === null ? req : req.set('Stripe-Signature', signature)).send(body);
+    return expectDocumented(
+      await (signature === null ? req : req.set('Stripe-Signature', signature)).send(body),
+    );
   }
 
-  function paddle(body: string, signature: string | null = paddleHeader(body)) {
+  async function paddle(body: string, signature: string | null = paddleHeader(body)) {
     const req = t.http.post('/webhooks/paddle').set('Content-Type', 'application/json');
-    return (signature === null ? req : req.set('Paddle-Signature', signature)).send(body);
+    return expectDocumented(
+      await (signature === null ? req : req.set('Paddle-Signature', signature)).send(body),
+    );
   }
 
-  function lemon(body: string, signature: string | null = lemonSignature(body)) {
+  async function lemon(body: string, signature: string | null = lemonSignature(body)) {
     const req = t.http.post('/webhooks/lemonsqueezy').set('Content-Type', 'application/json');
-    return (signature === null ? req : req.set('X-Signature', signature)).send(body);
+    return expectDocumented(
+      await (signature === null ? req : req.set('X-Signature', signature)).send(body),
+    );
   }
 
   /** The caller's payments; every answer is checked against docs/openapi.json. */
@@ -778,10 +784,9 @@ describe('Payments from processors’ webhooks', () => {
 
   it('answers 404 for a processor whose secret is not set', async () => {
     const bare = opened.add(await createTestApp());
-    const res = await bare.http
-      .post('/webhooks/stripe')
-      .set('Content-Type', 'application/json')
-      .send('{}');
+    const res = expectDocumented(
+      await bare.http.post('/webhooks/stripe').set('Content-Type', 'application/json').send('{}'),
+    );
     expect(res.status).toBe(404);
     expect(res.body.errors[0]).toMatchObject({ status: 404, code: 'route_not_found' });
   });

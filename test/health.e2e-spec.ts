@@ -1,4 +1,4 @@
-import { closeAfterAll, createTestApp } from '@app/testing';
+import { closeAfterAll, createTestApp, expectDocumented } from '@app/testing';
 
 describe('GET /health', () => {
   const opened = closeAfterAll();
@@ -7,7 +7,7 @@ describe('GET /health', () => {
 
   it('answers 200 without a key when the database is up', async () => {
     const t = await start();
-    const res = await t.http.get('/health');
+    const res = expectDocumented(await t.http.get('/health'));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       status: 'ok',
@@ -19,14 +19,14 @@ describe('GET /health', () => {
 
   it('checks Redis too when REDIS_URL is set', async () => {
     const t = await start({ REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
-    const res = await t.http.get('/health');
+    const res = expectDocumented(await t.http.get('/health'));
     expect(res.status).toBe(200);
     expect(res.body.details).toEqual({ database: { status: 'up' }, redis: { status: 'up' } });
   });
 
   it('answers 503 naming Redis when Redis is down', async () => {
     const t = await start({ REDIS_URL: 'redis://127.0.0.1:1' });
-    const res = await t.http.get('/health');
+    const res = expectDocumented(await t.http.get('/health'));
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
       status: 'error',

@@ -1,7 +1,7 @@
 import { createServer, get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VisitRecorder } from '@app/analytics';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { createTestApp, expectDocumented, TestApp, TestUser } from '@app/testing';
 import { EventDispatcher } from '../apps/worker/src/dispatch/event-dispatcher';
 import { MockHttpServer } from './support/mock-servers';
 
@@ -74,7 +74,9 @@ describe('Metrics', () => {
   });
 
   async function scrape(): Promise<Samples> {
-    const res = await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
+    const res = expectDocumented(
+      await t.http.get('/metrics').set('Authorization', `Bearer ${TOKEN}`),
+    );
     expect([res.status, res.headers['content-type']]).toEqual([
       200,
       'text/plain; version=0.0.4; charset=utf-8',
@@ -85,7 +87,9 @@ describe('Metrics', () => {
   it('answers 401 in the error shape without the bearer token', async () => {
     for (const auth of [undefined, 'Bearer wrong-token', `Basic ${TOKEN}`, TOKEN]) {
       const req = t.http.get('/metrics');
-      const res = await (auth === undefined ? req : req.set('Authorization', auth));
+      const res = expectDocumented(
+        await (auth === undefined ? req : req.set('Authorization', auth)),
+      );
       expect([res.status, res.headers['www-authenticate'], res.body]).toEqual([
         401,
         'Bearer realm="metrics"',

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EVENT_NAMES } from '@app/notifications';
 import { createTestApp, TestApp } from '@app/testing';
 import { buildOpenApiDocument } from '../apps/api/src/openapi';
 import { OPENAPI_FILE, serializeOpenApi } from '../apps/api/src/write-openapi';
@@ -34,6 +35,7 @@ describe('OpenAPI document', () => {
         bearerFormat: 'opaque',
         description: 'An API key (ld_…).',
       },
+      metrics: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (not an API key).' },
     });
     expect(res.body.security).toEqual([{ bearer: [] }]);
   });
@@ -48,7 +50,18 @@ describe('OpenAPI document', () => {
       })),
     );
     expect(operations.length).toBeGreaterThanOrEqual(6);
+    // Outside /v1: the operator's routes (not rate-limited) and the processors' webhooks.
+    const unthrottled = ['/health', '/metrics'];
+    expect(operations.map((o) => o.path).filter((p) => !p.startsWith('/v1/'))).toEqual(
+      expect.arrayContaining([
+        ...unthrottled,
+        '/webhooks/stripe',
+        '/webhooks/paddle',
+        '/webhooks/lemonsqueezy',
+      ]),
+    );
     for (const { path, method, op } of operations) {
+      if (unthrottled.includes(path)) continue;
       // A keyless operation (security: []) cannot answer 401, but is rate-limited all the same.
       const keyless = Array.isArray(op.security) && op.security.length === 0;
       expect([path, method, Object.keys(op.responses)]).toEqual([
@@ -59,7 +72,30 @@ describe('OpenAPI document', () => {
       if (keyless) {
         expect(Object.keys(op.responses)).not.toContain('401');
       }
-      expect(path.startsWith('/v1/')).toBe(true);
+      expect([path, path.startsWith('/v1/') || path.startsWith('/webhooks/')]).toEqual([
+        path,
+        true,
+      ]);
+    }
+    expect(Object.keys(doc.paths['/health'].get!.responses)).toEqual(['200', '503']);
+    expect(doc.paths['/metrics'].get!.security).toEqual([{ metrics: [] }]);
+    expect(Object.keys(doc.paths['/metrics'].get!.responses)).toEqual(['200', '401']);
+    // Each processor's signature header, required, and the raw event as the body.
+    for (const [processor, header] of [
+      ['stripe', 'Stripe-Signature'],
+      ['paddle', 'Paddle-Signature'],
+      ['lemonsqueezy', 'X-Signature'],
+    ]) {
+      const op = doc.paths[`/webhooks/${processor}`].post!;
+      expect([processor, op.security, Object.keys(op.responses).sort()]).toEqual([
+        processor,
+        [],
+        ['200', '400', '404', '429'],
+      ]);
+      expect(op.parameters).toEqual([
+        expect.objectContaining({ name: header, in: 'header', required: true }),
+      ]);
+      expect(op.requestBody).toMatchObject({ required: true });
     }
     expect(doc.paths['/v1/domains/tls-check'].get!.security).toEqual([]);
     expect(Object.keys(doc.paths['/v1/projects/{id}'].get!.responses).sort()).toEqual([
@@ -102,6 +138,56 @@ describe('OpenAPI document', () => {
         properties: { data: { $ref: '#/components/schemas/IdDto' } },
       },
     });
+  });
+
+  it('is OpenAPI 3.1 with no 3.0 `nullable`, and describes each event of the catalogue as a webhook', () => {
+    const doc = buildOpenApiDocument(t.app);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(JSON.stringify(doc)).not.toContain('"nullable":');
+    // A nullable field is `null` among its types.
+    const links = doc.components!.schemas!.ListLinksDto as { properties: Record<string, unknown> };
+    expect(links.properties.next).toEqual({ type: ['string', 'null'] });
+    type Webhook = {
+      post: {
+        parameters: Array<{ name: string; in: string; required: boolean }>;
+        requestBody: { content: Record<string, { schema: { allOf: unknown[] } }> };
+        responses: Record<string, unknown>;
+      };
+    };
+    const webhooks = (doc as { webhooks?: Record<string, Webhook> }).webhooks ?? {};
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_NAMES].sort());
+    const payloadOf: Record<string, string> = {
+      link: 'LinkEventPayload',
+      domain: 'DomainEventPayload',
+      team_member: 'TeamMemberEventPayload',
+      data: 'RecordEventPayload',
+      payment: 'RecordEventPayload',
+    };
+    for (const name of EVENT_NAMES) {
+      const post = webhooks[name].post;
+      const payload = payloadOf[name.split('.')[0]];
+      expect([name, post.requestBody.content['application/json'].schema.allOf]).toEqual([
+        name,
+        [
+          { $ref: `#/components/schemas/${payload}` },
+          { type: 'object', properties: { event: { const: name } } },
+        ],
+      ]);
+      // The payload component lists this event among its `event` values.
+      const component = doc.components!.schemas![payload] as {
+        properties: { event: { enum: string[] } };
+      };
+      expect([name, component.properties.event.enum]).toEqual([
+        name,
+        expect.arrayContaining([name]),
+      ]);
+      const headers = post.parameters.filter((p) => p.in === 'header' && p.required);
+      expect([name, headers.map((h) => h.name)]).toEqual([
+        name,
+        expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']),
+      ]);
+      expect([name, Object.keys(post.responses)]).toEqual([name, ['200', '410']]);
+    }
   });
 
   it('serves Swagger UI at /docs from the local package, with no CDN', async () => {

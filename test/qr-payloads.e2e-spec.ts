@@ -285,9 +285,32 @@ describe('QR payloads by their standards', () => {
       400,
       error(
         'vcard_phone_number_value',
-        'vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000, not "+44 20;ext=1".',
+        'vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000 (an international one that libphonenumber knows as valid), not "+44 20;ext=1".',
       ),
     ]);
+  });
+
+  it('refuses a control character in a vCard or event text with a 400 naming the field, never drops it', async () => {
+    const card = { name: 'Card', type: 'vcard', vcard_first_name: 'Ada' };
+    expect(await refused({ ...card, vcard_note: 'call\u0007me' })).toEqual(
+      error(
+        'vcard_note',
+        'vcard_note cannot contain control characters other than line breaks and tabs.',
+      ),
+    );
+    expect(await refused({ ...card, vcard_first_name: 'A\u001bda' })).toEqual(
+      error(
+        'vcard_first_name',
+        'vcard_first_name cannot contain control characters other than line breaks and tabs.',
+      ),
+    );
+    const event = { name: 'Event', type: 'event', event_start_datetime: '2026-05-01 10:00' };
+    expect(await refused({ ...event, event: 'Launch', event_location: 'Hall\u001b B' })).toEqual(
+      error(
+        'event_location',
+        'event_location cannot contain control characters other than line breaks and tabs.',
+      ),
+    );
   });
 
   it('marks non-ASCII text as UTF-8 (ECI 26): a decoder that assumes ISO-8859-1 reads it right', async () => {

@@ -1,5 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EVENT_NAMES } from '@app/notifications';
+import type { Type } from '@nestjs/common';
+import {
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+  type PathItemObject,
+} from '@nestjs/swagger';
+import { EVENT_NAMES, type EventName } from '@app/notifications';
 import { DomainResponse } from './domains/domain.mapper';
 import { LinkResponse } from './links/link.mapper';
 import { TeamMemberResponse } from './teams/team.mapper';
@@ -78,3 +84,95 @@ export const EVENT_SCHEMAS = [
   RecordEventPayload,
   EventNames,
 ];
+
+/** The payload component of each event of the catalogue (a missing event fails to compile). */
+export const EVENT_PAYLOADS: Record<EventName, Type<unknown>> = {
+  'data.created': RecordEventPayload,
+  'payment.created': RecordEventPayload,
+  'link.created': LinkEventPayload,
+  'link.updated': LinkEventPayload,
+  'link.deleted': LinkEventPayload,
+  'link.clicks_limit_reached': LinkEventPayload,
+  'link.expired': LinkEventPayload,
+  'domain.verified': DomainEventPayload,
+  'domain.disabled': DomainEventPayload,
+  'team_member.invited': TeamMemberEventPayload,
+  'team_member.accepted': TeamMemberEventPayload,
+  'team_member.left': TeamMemberEventPayload,
+};
+
+const WEBHOOK_HEADERS = [
+  {
+    name: 'webhook-id',
+    description:
+      "The delivery's message id (`msg_…`), the same on every retry: de-duplicate on it.",
+    schema: { type: 'string', pattern: '^msg_' },
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'Seconds since 1970 when this attempt was sent.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}` under the ' +
+      "handler's secret (Standard Webhooks; several space-separated while a secret is rotated).",
+    schema: { type: 'string', pattern: '^v1,' },
+  },
+  {
+    name: 'X-Linkdock-Event',
+    description: 'The event name.',
+    schema: { type: 'string', enum: [...EVENT_NAMES] },
+  },
+  {
+    name: 'X-Linkdock-Signature',
+    description:
+      "Linkdock's own `sha256=<hex>` over `{timestamp}.{body}`, kept for receivers written against it.",
+    schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+  },
+].map((header) => ({ ...header, in: 'header' as const, required: true }));
+
+/**
+ * OpenAPI 3.1 `webhooks`: what a `webhook` notification handler receives, one entry per event
+ * of the catalogue (docs/events.md).
+ */
+export function eventWebhooks(): Record<string, PathItemObject> {
+  const webhooks: Record<string, PathItemObject> = {};
+  for (const name of EVENT_NAMES) {
+    webhooks[name] = {
+      post: {
+        operationId: `event_${name.replace('.', '_')}`,
+        summary: `The ${name} event`,
+        description:
+          'Sent to each enabled `webhook` handler subscribed to the event, signed by the ' +
+          'Standard Webhooks scheme. Any 2xx is a delivery; anything else is retried (1 min to ' +
+          '24 h, 8 attempts); 410 Gone disables the handler.',
+        tags: ['notification-handlers'],
+        security: [],
+        parameters: WEBHOOK_HEADERS,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [
+                  { $ref: getSchemaPath(EVENT_PAYLOADS[name]) },
+                  { type: 'object', properties: { event: { const: name } } },
+                ],
+              },
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'Any 2xx: delivered; the body is not read.' },
+          '410': {
+            description:
+              'Gone: no more deliveries. The delivery fails at once and the handler is disabled.',
+          },
+        },
+      },
+    } as PathItemObject;
+  }
+  return webhooks;
+}

@@ -38,4 +38,14 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
     description:
       "The account's own payments, recorded from Stripe, Paddle and Lemon Squeezy webhooks or by the operator (never through a team).",
   },
+  {
+    name: 'payment-webhooks',
+    description:
+      'Sent by Stripe, Paddle and Lemon Squeezy to /webhooks/{processor} (outside /v1, no API key): signed over the raw body, each recorded once.',
+  },
+  {
+    name: 'operations',
+    description:
+      'For the operator, outside /v1: GET /health (no key) and GET /metrics (Prometheus, METRICS_TOKEN).',
+  },
 ];

@@ -1,6 +1,13 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { EVENT_SCHEMAS } from './openapi-events';
+import {
+  DocumentBuilder,
+  getSchemaPath,
+  OpenAPIObject,
+  type PathItemObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
+import { ErrorBodyDto } from '@app/common';
+import { EVENT_SCHEMAS, eventWebhooks } from './openapi-events';
 import { OPENAPI_TAGS } from './openapi-tags';
 
 /** The OpenAPI document, generated from controllers and DTOs. docs/openapi.json is its copy. */
@@ -11,6 +18,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Short links, chat links, static sites, QR codes, custom domains, splash pages, email ' +
         'signatures, teams and notifications. Every route also answers under /api instead of /v1.',
     )
+    .setOpenAPIVersion('3.1.0')
     .setVersion('1.0.0')
     // The committed document: the server that serves it (a URL relative to the document's own);
     // the one served at /v1/openapi.json and in Swagger UI names APP_URL instead.
@@ -24,10 +32,80 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = builder.build();
   // The same licence as package.json and the LICENSE file (SPDX identifier).
   config.info.license = { name: 'MIT', url: 'https://opensource.org/license/mit' };
-  return SwaggerModule.createDocument(app, config, {
+  const document = SwaggerModule.createDocument(app, config, {
     // The bodies webhooks receive (docs/events.md), as components.
     extraModels: EVENT_SCHEMAS,
     operationIdFactory: (controllerKey: string, methodKey: string) =>
       `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
+  document.paths['/metrics'] = METRICS_PATH;
+  document.components!.securitySchemes!.metrics = {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'METRICS_TOKEN (not an API key).',
+  };
+  document.webhooks = eventWebhooks();
+  return withoutNullable(document);
+}
+
+/**
+ * GET /metrics is middleware (metrics.service.ts), not a controller: its operation by hand. On
+ * the API port it is served only when METRICS_TOKEN is set; METRICS_PORT serves the same path on
+ * a port of its own (where the token is optional), which this document does not describe.
+ */
+const METRICS_PATH: PathItemObject = {
+  get: {
+    operationId: 'Metrics_scrape',
+    tags: ['operations'],
+    summary: 'Prometheus metrics of the API process (METRICS_TOKEN, not an API key)',
+    description:
+      'Served on this port only when METRICS_TOKEN is set, with `Authorization: Bearer ' +
+      '<METRICS_TOKEN>`; unset, the path answers 404 as any unknown one. METRICS_PORT serves ' +
+      'the same answer on a port of its own. Not rate-limited.',
+    security: [{ metrics: [] }],
+    responses: {
+      '200': {
+        description: 'The Prometheus text exposition format 0.0.4.',
+        content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } },
+      },
+      '401': {
+        description: 'The bearer is missing or is not METRICS_TOKEN.',
+        headers: {
+          'WWW-Authenticate': { schema: { type: 'string', example: 'Bearer realm="metrics"' } },
+        },
+        content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
+      },
+    },
+  },
+};
+
+/**
+ * @nestjs/swagger writes OpenAPI 3.0's `nullable: true`, which 3.1 (JSON Schema 2020-12) dropped:
+ * each becomes `null` among the schema's types (and among its `enum` values).
+ */
+export function withoutNullable<T>(node: T): T {
+  if (Array.isArray(node)) {
+    return node.map((item: unknown) => withoutNullable(item)) as T;
+  }
+  if (node === null || typeof node !== 'object') {
+    return node;
+  }
+  // `nullable` as a keyword (a boolean), not a property named so (a schema).
+  const nullable = (node as Record<string, unknown>).nullable;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== 'nullable' || typeof value !== 'boolean') out[key] = withoutNullable(value);
+  }
+  if (nullable !== true) {
+    return out as T;
+  }
+  if (typeof out.type !== 'string') {
+    throw new Error(`A nullable schema without one type: ${JSON.stringify(node)}`);
+  }
+  out.type = [out.type, 'null'];
+  const values: unknown = out.enum;
+  if (Array.isArray(values) && !values.includes(null)) {
+    out.enum = [...(values as unknown[]), null];
+  }
+  return out as T;
 }

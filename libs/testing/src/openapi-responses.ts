@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 /** The committed document (`npm run openapi` writes it): what clients read. */
@@ -28,9 +28,14 @@ interface Route {
   params: number;
 }
 
+interface WebhookOperation {
+  parameters?: Array<{ name: string; in: string; required?: boolean }>;
+}
+
 interface Loaded {
-  ajv: Ajv;
+  ajv: Ajv2020;
   paths: Record<string, Record<string, unknown>>;
+  webhooks: Record<string, { post?: WebhookOperation }>;
   routes: Route[];
   validators: Map<string, ValidateFunction>;
 }
@@ -42,11 +47,16 @@ function load(): Loaded {
     return loaded;
   }
   const document = JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8')) as {
+    openapi: string;
     paths: Record<string, Record<string, unknown>>;
+    webhooks?: Record<string, { post?: WebhookOperation }>;
   };
-  // Ajv (JSON Schema, with OpenAPI 3.0's `nullable`), not our code: `strict: false` lets it skip
-  // OpenAPI's own keywords (`example`, `discriminator`...) that are no JSON Schema.
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  if (!document.openapi.startsWith('3.1.')) {
+    throw new Error(`docs/openapi.json is OpenAPI ${document.openapi}; this check reads 3.1 only`);
+  }
+  // Ajv's JSON Schema 2020-12, the dialect of OpenAPI 3.1 schemas, not our code: `strict: false`
+  // lets it skip OpenAPI's own keywords (`example`, `discriminator`...) that are no JSON Schema.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addSchema(document, 'openapi.json');
   const routes = Object.keys(document.paths)
@@ -62,7 +72,13 @@ function load(): Loaded {
       params: (template.match(/\{/g) ?? []).length,
     }))
     .sort((a, b) => a.params - b.params);
-  loaded = { ajv, paths: document.paths, routes, validators: new Map() };
+  loaded = {
+    ajv,
+    paths: document.paths,
+    webhooks: document.webhooks ?? {},
+    routes,
+    validators: new Map(),
+  };
   return loaded;
 }
 
@@ -76,7 +92,7 @@ const segment = (name: string): string =>
  * when it conforms.
  */
 export function openApiProblems(res: LiveResponse): string[] {
-  const { ajv, paths, routes, validators } = load();
+  const { paths, routes } = load();
   const req = requestOf(res);
   const method = req.method.toLowerCase();
   const path = req.path.split('?')[0].replace(/^\/api(?=\/|$)/, '/v1');
@@ -98,20 +114,75 @@ export function openApiProblems(res: LiveResponse): string[] {
     return [`${method.toUpperCase()} ${route.template} ${status} documents no JSON body`];
   }
   const ref = `openapi.json#/paths/${segment(route.template)}/${method}/responses/${status}/content/${segment('application/json')}/schema`;
+  return schemaProblems(ref, res.body, `${method.toUpperCase()} ${route.template} ${status}: body`);
+}
+
+/** What `value` breaks of the schema at `ref` (a URI into the document), each behind `label`. */
+function schemaProblems(ref: string, value: unknown, label: string): string[] {
+  const { ajv, validators } = load();
   let validate = validators.get(ref);
   if (validate === undefined) {
     validate = ajv.compile({ $ref: ref });
     validators.set(ref, validate);
   }
-  if (validate(res.body)) {
+  if (validate(value)) {
     return [];
   }
   return (validate.errors ?? []).map(
     (e) =>
-      `${method.toUpperCase()} ${route.template} ${status}: body${e.instancePath} ${e.message ?? ''}${
+      `${label}${e.instancePath} ${e.message ?? ''}${
         e.params && Object.keys(e.params).length > 0 ? ` ${JSON.stringify(e.params)}` : ''
       }`,
   );
+}
+
+/** A request Linkdock sent to a webhook handler, as a test receiver recorded it. */
+export interface SentWebhook {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * Problems of a delivered event against the document's `webhooks` entry for its `event`: each
+ * required header present and valid, and the JSON body valid against the payload schema.
+ */
+export function webhookProblems(sent: SentWebhook): string[] {
+  const { webhooks } = load();
+  const body = JSON.parse(sent.body) as { event?: unknown };
+  const event = String(body.event);
+  const post = webhooks[event]?.post;
+  if (post === undefined) {
+    return [`the event ${event} is no webhook of the document`];
+  }
+  const base = `openapi.json#/webhooks/${segment(event)}/post`;
+  const problems: string[] = [];
+  (post.parameters ?? []).forEach((parameter, index) => {
+    if (parameter.in !== 'header') return;
+    const value = sent.headers[parameter.name.toLowerCase()];
+    if (value === undefined) {
+      if (parameter.required) problems.push(`${event}: the ${parameter.name} header is missing`);
+      return;
+    }
+    problems.push(
+      ...schemaProblems(`${base}/parameters/${index}/schema`, value, `${event}: ${parameter.name}`),
+    );
+  });
+  problems.push(
+    ...schemaProblems(
+      `${base}/requestBody/content/${segment('application/json')}/schema`,
+      body,
+      `${event}: body`,
+    ),
+  );
+  return problems;
+}
+
+/** Passes a delivered event through `webhookProblems`; the test fails naming each problem. */
+export function expectWebhookDocumented(sent: SentWebhook): void {
+  const problems = webhookProblems(sent);
+  if (problems.length > 0) {
+    throw new Error(`The delivery does not match docs/openapi.json:\n${problems.join('\n')}`);
+  }
 }
 
 /** Passes a live answer through `openApiProblems`; the test fails naming each problem. */

@@ -175,7 +175,7 @@ describe('encodeContent', () => {
         vcard_note: 'First\nprogrammer',
         vcard_phone_numbers: [
           { label: 'Work', value: '+44 20 7946 0000' },
-          { label: 'ce:ll;', value: '+44 7700 900000' },
+          { label: 'ce:ll;', value: '+44 7911 123456' },
         ],
         vcard_socials: [{ label: 'Mastodon', value: 'https://mastodon.example/@ada' }],
       }),
@@ -188,7 +188,7 @@ describe('encodeContent', () => {
         'ORG:Engines\\, Ltd\\; London',
         'TITLE:Analyst',
         'TEL;TYPE=Work:+44 20 7946 0000',
-        'TEL;TYPE=cell:+44 7700 900000',
+        'TEL;TYPE=cell:+44 7911 123456',
         'EMAIL;TYPE=INTERNET:ada@example.com',
         'URL:https://example.com',
         'BDAY:1815-12-10',

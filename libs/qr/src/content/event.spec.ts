@@ -113,13 +113,28 @@ describe('iCalendar events (RFC 5545), read by ical.js', () => {
     expect(payload).toMatch(/^BEGIN:VCALENDAR\r\n(?:[^\r\n]+\r\n)+END:VCALENDAR\r\n$/);
   });
 
-  it('writes every kind of line break in a text as \\n and drops the other control characters', () => {
+  it('writes every kind of line break in a text as \\n and keeps a tab', () => {
     const { event } = read({
       event: 'a\rb',
-      event_note: 'one\rtwo\u2028three\r\nfour\u0000\u001b\tfive',
+      event_note: 'one\rtwo\u2028three\r\nfour\tfive',
       event_start_datetime: '2026-05-01 10:00',
     });
     expect([event.summary, event.description]).toEqual(['a\nb', 'one\ntwo\nthree\nfour\tfive']);
+  });
+
+  it.each([
+    ['event', '\u0000'],
+    ['event_location', '\u001b'],
+    ['event_note', '\u007f'],
+    ['event_note', '\u0085'],
+  ] as const)('refuses %s with the control character %p instead of dropping it', (field, c) => {
+    const base = { event: 'x', event_start_datetime: '2026-05-01 10:00' };
+    expect(() => encodeContent('event', { ...base, [field]: `a${c}b` })).toThrow(
+      new ContentError(
+        field,
+        `${field} cannot contain control characters other than line breaks and tabs`,
+      ),
+    );
   });
 
   it('refuses an end before the start, and a URL that would break its line', () => {

@@ -89,7 +89,7 @@ export function encodeEvent(f: QrContentFields, now: Date): string {
       'event_timezone must be an IANA time zone such as Europe/Paris',
     );
   }
-  const summary = escapeText(required(f, 'event'));
+  const summary = escapeText('event', required(f, 'event'));
   const start = zonedToUtc(parts('event_start_datetime', required(f, 'event_start_datetime')), tz);
   const event = [`SUMMARY:${summary}`, `DTSTART:${utc(start)}`];
   if (f.event_end_datetime) {
@@ -103,14 +103,14 @@ export function encodeEvent(f: QrContentFields, now: Date): string {
     event.push(`DTEND:${utc(end)}`);
   }
   if (f.event_location) {
-    event.push(`LOCATION:${escapeText(f.event_location)}`);
+    event.push(`LOCATION:${escapeText('event_location', f.event_location)}`);
   }
   if (f.event_url) {
     // A URI value (RFC 5545 §3.3.13): not text-escaped, so it must not break the line.
     event.push(`URL:${singleLine('event_url', f.event_url)}`);
   }
   if (f.event_note) {
-    event.push(`DESCRIPTION:${escapeText(f.event_note)}`);
+    event.push(`DESCRIPTION:${escapeText('event_note', f.event_note)}`);
   }
   for (const key of ['event_first_alert_datetime', 'event_second_alert_datetime'] as const) {
     const value = f[key];

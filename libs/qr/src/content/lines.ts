@@ -1,3 +1,5 @@
+import { ContentError } from './fields';
+
 /** RFC 5545 §3.1 and RFC 6350 §3.2: content lines are folded at 75 octets. */
 const MAX_OCTETS = 75;
 
@@ -31,16 +33,24 @@ export function contentLines(lines: readonly string[]): string {
   return lines.map((line) => `${foldLine(line)}\r\n`).join('');
 }
 
+/** Control characters other than a tab and the line breaks (CR, LF): a text value cannot hold them. */
+const NOT_TEXT = /[^\P{Cc}\t\r\n]/u;
+
 /**
- * A TEXT value of iCalendar (RFC 5545 §3.3.11) or vCard 3.0 (RFC 2426 §4): `\\ ; ,` escaped,
- * every kind of line break written `\n`, and the other control characters, which a text value
- * cannot hold, dropped (a tab stays).
+ * A TEXT value of iCalendar (RFC 5545 §3.3.11) or vCard 3.0 (RFC 2426 §4) of `field`: `\\ ; ,`
+ * escaped and every kind of line break written `\n`. The other control characters, which a text
+ * value cannot hold, are refused naming the field rather than dropped (a tab stays).
  */
-export function escapeText(v: string): string {
+export function escapeText(field: string, v: string): string {
+  if (NOT_TEXT.test(v)) {
+    throw new ContentError(
+      field,
+      `${field} cannot contain control characters other than line breaks and tabs`,
+    );
+  }
   return v
     .replace(/\\/g, '\\\\')
     .replace(/;/g, '\\;')
     .replace(/,/g, '\\,')
-    .replace(/\r\n|[\r\n\u2028\u2029]/g, '\\n')
-    .replace(/[^\P{Cc}\t]/gu, '');
+    .replace(/\r\n|[\r\n\u2028\u2029]/g, '\\n');
 }

@@ -299,6 +299,46 @@ describe('PayPal', () => {
   });
 });
 
+describe('return URLs', () => {
+  const paypal = { paypal_email: 'shop@example.com' };
+  const upi = { upi_payee_id: 'shop@ybl', upi_payee_name: 'Shop' };
+
+  it('carries an http(s) return URL as sent', () => {
+    const uri = new URL(
+      encodeContent('paypal', {
+        ...paypal,
+        paypal_thank_you_url: 'https://shop.example/thanks?o=1',
+        paypal_cancel_url: 'http://shop.example/cancel',
+      }),
+    );
+    expect(uri.searchParams.get('return')).toBe('https://shop.example/thanks?o=1');
+    expect(uri.searchParams.get('cancel_return')).toBe('http://shop.example/cancel');
+    const upiUri = encodeContent('upi', { ...upi, upi_thank_you_url: 'https://shop.example/ok' });
+    expect(new URL(upiUri).searchParams.get('url')).toBe('https://shop.example/ok');
+  });
+
+  it.each([
+    ['paypal', 'paypal_thank_you_url'],
+    ['paypal', 'paypal_cancel_url'],
+    ['upi', 'upi_thank_you_url'],
+  ] as const)('refuses a %s %s that is no http(s) URL', (type, field) => {
+    const base = type === 'paypal' ? paypal : upi;
+    for (const value of [
+      'javascript:alert(1)',
+      'shop.example/thanks',
+      'ftp://shop.example/',
+      'https://user:pw@shop.example/',
+    ]) {
+      expect(() => encodeContent(type, { ...base, [field]: value })).toThrow(
+        new ContentError(
+          field,
+          `${field} must be an http:// or https:// URL with a host, such as https://example.com/thanks`,
+        ),
+      );
+    }
+  });
+});
+
 describe('UPI', () => {
   it.each(['shop.name@okhdfcbank', 'a_b-9@ybl', '9876543210@paytm'])('takes the VPA %p', (vpa) => {
     const uri = encodeContent('upi', { upi_payee_id: vpa, upi_payee_name: 'Shop' });

@@ -1,4 +1,4 @@
-import { isEmailAddress } from '@app/common';
+import { isEmailAddress, isHttpUrl } from '@app/common';
 import { isBitcoinAddress, isElrondAddress, isEthereumAddress } from './addresses';
 import { decimalPlaces, fixedDecimal, scaleDecimal } from './decimal';
 import {
@@ -156,6 +156,27 @@ function paypalCurrency(f: QrContentFields): string {
   return value;
 }
 
+/**
+ * A page the payer is sent back to: an http(s) URL by the shared rule (`isHttpUrl`), carried as
+ * sent; anything else is refused naming the field rather than put in the code.
+ */
+function returnUrl(
+  f: QrContentFields,
+  field: 'paypal_thank_you_url' | 'paypal_cancel_url' | 'upi_thank_you_url',
+): string | undefined {
+  const value = f[field];
+  if (value === undefined || value === '') {
+    return undefined;
+  }
+  if (!isHttpUrl(value)) {
+    throw new ContentError(
+      field,
+      `${field} must be an http:// or https:// URL with a host, such as https://example.com/thanks`,
+    );
+  }
+  return value;
+}
+
 /** PayPal Payments Standard URL: _xclick, _cart (add=1) or _donations. */
 export function encodePaypal(f: QrContentFields): string {
   const type = f.paypal_type ?? 'buy_now';
@@ -173,11 +194,13 @@ export function encodePaypal(f: QrContentFields): string {
     params.set('amount', price);
   }
   params.set('currency_code', currency);
-  if (f.paypal_thank_you_url) {
-    params.set('return', f.paypal_thank_you_url);
+  const thanks = returnUrl(f, 'paypal_thank_you_url');
+  if (thanks !== undefined) {
+    params.set('return', thanks);
   }
-  if (f.paypal_cancel_url) {
-    params.set('cancel_return', f.paypal_cancel_url);
+  const cancel = returnUrl(f, 'paypal_cancel_url');
+  if (cancel !== undefined) {
+    params.set('cancel_return', cancel);
   }
   return `https://www.paypal.com/cgi-bin/webscr?${params.toString().replace(/\+/g, '%20')}`;
 }
@@ -206,7 +229,7 @@ export function encodeUpi(f: QrContentFields): string {
     ['tid', f.upi_transaction_id],
     ['tn', f.upi_transaction_note],
     ['tr', f.upi_transaction_reference],
-    ['url', f.upi_thank_you_url],
+    ['url', returnUrl(f, 'upi_thank_you_url')],
   ];
   if (f.upi_currency && f.upi_currency !== 'INR') {
     throw new ContentError('upi_currency', 'upi_currency must be INR');

@@ -55,6 +55,9 @@ describe('vCard 3.0, read by ical.js', () => {
     ['+44 20 7946 0000', '+44 20 7946 0000'],
     [' (555)  123-4567 ext. 89 ', '(555) 123-4567 ext. 89'],
     ['*31#555.123/4567', '*31#555.123/4567'],
+    ['+49 (30) 1234-5678 x12', '+49 (30) 1234-5678 x12'],
+    ['+1 202 555 0123', '+1 202 555 0123'],
+    ['+49 30/1234567', '+49 30/1234567'],
   ])('writes the phone number %p as ical.js reads it back: %p', (value, number) => {
     expect(
       read({ vcard_first_name: 'A', vcard_phone_numbers: [{ label: 'cell', value }] }),
@@ -62,22 +65,57 @@ describe('vCard 3.0, read by ical.js', () => {
   });
 
   // A TEL value is a phone-number, not text: `\,` `\;` `\\` escapes are not part of it.
-  it.each(['+1 555, 123', '+1 555;ext=2', '+1 555\\9', 'call me', '+'])(
-    'refuses the phone number %p',
-    (value) => {
+  it.each([
+    '+1 555, 123',
+    '+1 555;ext=2',
+    '+1 555\\9',
+    'call me',
+    '+',
+    // Shaped as numbers, but no numbering plan has them (libphonenumber, as for `phone`).
+    '+1 555 123 4567',
+    '+44 20 7946',
+    '+999 1234 5678',
+    '+49 30 1234567*1',
+  ])('refuses the phone number %p', (value) => {
+    expect(() =>
+      encodeContent('vcard', {
+        vcard_first_name: 'A',
+        vcard_phone_numbers: [{ label: 'cell', value }],
+      }),
+    ).toThrow(
+      new ContentError(
+        'vcard_phone_number_value',
+        `vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000 (an international one that libphonenumber knows as valid), not ${JSON.stringify(value)}`,
+      ),
+    );
+  });
+
+  it.each([
+    'vcard_first_name',
+    'vcard_last_name',
+    'vcard_company',
+    'vcard_job_title',
+    'vcard_email',
+    'vcard_street',
+    'vcard_zip',
+    'vcard_note',
+  ] as const)('refuses %s with a control character instead of dropping it', (field) => {
+    for (const c of ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085']) {
       expect(() =>
-        encodeContent('vcard', {
-          vcard_first_name: 'A',
-          vcard_phone_numbers: [{ label: 'cell', value }],
-        }),
+        encodeContent('vcard', { vcard_first_name: 'A', vcard_company: 'C', [field]: `a${c}b` }),
       ).toThrow(
         new ContentError(
-          'vcard_phone_number_value',
-          `vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000, not ${JSON.stringify(value)}`,
+          field,
+          `${field} cannot contain control characters other than line breaks and tabs`,
         ),
       );
-    },
-  );
+    }
+  });
+
+  it('keeps a tab and writes a line break of a note as \\n', () => {
+    const card = encodeContent('vcard', { vcard_first_name: 'A', vcard_note: 'one\ttwo\r\nthree' });
+    expect(card).toContain('NOTE:one\ttwo\\nthree\r\n');
+  });
 
   it('writes the birthday as a date that ical.js reads', () => {
     const card = new ICAL.Component(

@@ -1,5 +1,6 @@
 import { ContentError, QrContentFields, singleLine } from './fields';
 import { contentLines, escapeText } from './lines';
+import { globalNumber } from './phone';
 
 /**
  * A phone number as people write it (`+44 20 7946 0000`, `(555) 123-4567 ext. 89`): a TEL value
@@ -7,12 +8,23 @@ import { contentLines, escapeText } from './lines';
  */
 const PHONE = /^\+?[\d ()./*#-]*\d[\d ()./*#-]*(?: ?(?:ext\.?|x) ?\d+)?$/i;
 
+/** The extension after a number (`ext. 89`, `x89`), not given to libphonenumber; `/` separates groups. */
+const EXTENSION = / ?(?:ext\.?|x) ?\d+$/i;
+
+/**
+ * An international number (`+…`) must also be one libphonenumber knows as valid, as for the
+ * `phone` type; a local number or service code is checked by its characters only.
+ */
 function phoneNumber(value: string): string {
   const number = value.trim().replace(/\s+/g, ' ');
-  if (!PHONE.test(number)) {
+  if (
+    !PHONE.test(number) ||
+    (number.startsWith('+') &&
+      globalNumber(number.replace(EXTENSION, '').replace(/\//g, ' ')) === null)
+  ) {
     throw new ContentError(
       'vcard_phone_number_value',
-      `vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000, not ${JSON.stringify(value)}`,
+      `vcard_phone_number_value must be telephone numbers such as +44 20 7946 0000 (an international one that libphonenumber knows as valid), not ${JSON.stringify(value)}`,
     );
   }
   return number;
@@ -49,7 +61,8 @@ function typeParam(label: string): string {
  * against their value types. Lines are folded at 75 octets.
  */
 export function encodeVcard(f: QrContentFields): string {
-  const t = (v: string | undefined): string => escapeText(v ?? '');
+  const t = (field: keyof QrContentFields, v: string | undefined): string =>
+    escapeText(field, v ?? '');
   const first = f.vcard_first_name ?? '';
   const last = f.vcard_last_name ?? '';
   const formatted = [first, last].filter(Boolean).join(' ') || f.vcard_company || '';
@@ -64,20 +77,21 @@ export function encodeVcard(f: QrContentFields): string {
   const lines = [
     'BEGIN:VCARD',
     'VERSION:3.0',
-    `N:${t(last)};${t(first)};;;`,
-    `FN:${escapeText(formatted)}`,
+    `N:${t('vcard_last_name', last)};${t('vcard_first_name', first)};;;`,
+    // From the name when there is one (checked on the line above), else from the company.
+    `FN:${escapeText(first || last ? 'vcard_first_name' : 'vcard_company', formatted)}`,
   ];
   if (f.vcard_company) {
-    lines.push(`ORG:${t(f.vcard_company)}`);
+    lines.push(`ORG:${t('vcard_company', f.vcard_company)}`);
   }
   if (f.vcard_job_title) {
-    lines.push(`TITLE:${t(f.vcard_job_title)}`);
+    lines.push(`TITLE:${t('vcard_job_title', f.vcard_job_title)}`);
   }
   for (const phone of f.vcard_phone_numbers ?? []) {
     lines.push(`TEL${typeParam(phone.label)}:${phoneNumber(phone.value)}`);
   }
   if (f.vcard_email) {
-    lines.push(`EMAIL;TYPE=INTERNET:${t(f.vcard_email)}`);
+    lines.push(`EMAIL;TYPE=INTERNET:${t('vcard_email', f.vcard_email)}`);
   }
   if (f.vcard_url) {
     lines.push(`URL:${singleLine('vcard_url', f.vcard_url)}`);
@@ -85,12 +99,18 @@ export function encodeVcard(f: QrContentFields): string {
   if (f.vcard_birthday) {
     lines.push(`BDAY:${birthday(f.vcard_birthday)}`);
   }
-  const address = [f.vcard_street, f.vcard_city, f.vcard_region, f.vcard_zip, f.vcard_country];
-  if (address.some(Boolean)) {
-    lines.push(`ADR:;;${address.map(t).join(';')}`);
+  const address = [
+    'vcard_street',
+    'vcard_city',
+    'vcard_region',
+    'vcard_zip',
+    'vcard_country',
+  ] as const;
+  if (address.some((key) => f[key])) {
+    lines.push(`ADR:;;${address.map((key) => t(key, f[key])).join(';')}`);
   }
   if (f.vcard_note) {
-    lines.push(`NOTE:${t(f.vcard_note)}`);
+    lines.push(`NOTE:${t('vcard_note', f.vcard_note)}`);
   }
   for (const social of f.vcard_socials ?? []) {
     const value = singleLine('vcard_social_value', social.value);

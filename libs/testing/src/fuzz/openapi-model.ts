@@ -62,7 +62,34 @@ export function resolveSchema(doc: OpenApiDocument, schema: SchemaObject): Schem
   return schema;
 }
 
-export function operationsOf(doc: OpenApiDocument): Operation[] {
+/**
+ * The document (OpenAPI 3.1, JSON Schema 2020-12) in the model's terms: a `type` array of one type
+ * and `null` is that type with `nullable: true`, as the fuzz reads it.
+ */
+function singleTypes<T>(node: T): T {
+  if (Array.isArray(node)) {
+    return node.map((item: unknown) => singleTypes(item)) as T;
+  }
+  if (node === null || typeof node !== 'object') {
+    return node;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = singleTypes(value);
+  }
+  const type: unknown = out.type;
+  if (Array.isArray(type) && type.every((t) => typeof t === 'string')) {
+    const types = type.filter((t) => t !== 'null');
+    if (types.length === 1) {
+      out.type = types[0];
+      if (types.length < type.length) out.nullable = true;
+    }
+  }
+  return out as T;
+}
+
+export function operationsOf(document: OpenApiDocument): Operation[] {
+  const doc = singleTypes(document);
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
