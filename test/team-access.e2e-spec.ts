@@ -76,6 +76,15 @@ const publicRoute = (status: number, build: Build): Expectation => ({
 
 /** One line per operation of the API. */
 const EXPECTATIONS: Record<string, Expectation> = {
+  // Outside /v1, without an API key: the operations' own answers whatever X-Team-Id says. This
+  // app sets no METRICS_TOKEN and no processor's webhook secret, so those routes answer 404.
+  'GET /health': publicRoute(200, () => Promise.resolve(get('/health'))),
+  'GET /metrics': publicRoute(404, () => Promise.resolve(get('/metrics'))),
+  'POST /webhooks/stripe': publicRoute(404, () => Promise.resolve(post('/webhooks/stripe'))),
+  'POST /webhooks/paddle': publicRoute(404, () => Promise.resolve(post('/webhooks/paddle'))),
+  'POST /webhooks/lemonsqueezy': publicRoute(404, () =>
+    Promise.resolve(post('/webhooks/lemonsqueezy')),
+  ),
   'GET /v1/user': ownerOnly(200, () => Promise.resolve(get('/v1/user'))),
   'GET /v1/api-keys': ownerOnly(200, () => Promise.resolve(get('/v1/api-keys'))),
   'GET /v1/logs': ownerOnly(200, () => Promise.resolve(get('/v1/logs'))),
