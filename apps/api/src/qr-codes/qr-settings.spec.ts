@@ -43,11 +43,11 @@ describe('mergeSettings', () => {
     const { settings } = mergeSettings('vcard', null, null, {
       vcard_first_name: 'Ada',
       vcard_phone_number_label: ['Work'],
-      vcard_phone_number_value: ['+44 1'],
+      vcard_phone_number_value: ['+44 20 7946 0000'],
     });
-    expect(settings.vcard_phone_numbers).toEqual([{ label: 'Work', value: '+44 1' }]);
+    expect(settings.vcard_phone_numbers).toEqual([{ label: 'Work', value: '+44 20 7946 0000' }]);
     expect(settings.vcard).toBe(
-      'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;Ada;;;\r\nFN:Ada\r\nTEL;TYPE=Work:+44 1\r\nEND:VCARD\r\n',
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nN:;Ada;;;\r\nFN:Ada\r\nTEL;TYPE=Work:+44 20 7946 0000\r\nEND:VCARD\r\n',
     );
   });
 
