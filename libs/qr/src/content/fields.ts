@@ -158,6 +158,12 @@ export function decimalField(fields: QrContentFields, key: DecimalField): string
   return decimal;
 }
 
+/**
+ * Printable ASCII, 0x20 to 0x7E: a WPA passphrase's characters (IEEE 802.11 annex J.4.1) and the
+ * BR Code's "ans" fields (EMV QRCPS).
+ */
+export const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Line breaks and other control characters (C0, DEL, C1, U+2028, U+2029). */
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 

@@ -1,5 +1,5 @@
 import { isEmailAddress } from '@app/common';
-import { ContentError, QrContentFields, required } from './fields';
+import { ContentError, PRINTABLE_ASCII, QrContentFields, required } from './fields';
 import { fiatAmount } from './payments';
 import { globalNumber } from './phone';
 
@@ -14,9 +14,6 @@ export function crc16Ccitt(payload: string): string {
   }
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
-
-/** The BR Code is ASCII: EMV QRCPS "ans" fields are printable ASCII, 0x20 to 0x7E. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * A text field of the BR Code: printable ASCII of `min` to `max` characters. Accents are not

@@ -1,6 +1,13 @@
 import { isEmailAddress, isHttpUrl, normalizeHttpUrl } from '@app/common';
 import { decimalInRange } from './decimal';
-import { ContentError, decimalField, DecimalField, QrContentFields, required } from './fields';
+import {
+  ContentError,
+  decimalField,
+  DecimalField,
+  PRINTABLE_ASCII,
+  QrContentFields,
+  required,
+} from './fields';
 import { globalNumber, telephoneSubscriber } from './phone';
 
 export function encodeText(f: QrContentFields): string {
@@ -124,8 +131,6 @@ export function encodeLocation(f: QrContentFields): string {
 }
 
 const HEX = /^[0-9A-Fa-f]+$/;
-/** Printable ASCII, the characters of a WPA passphrase (IEEE 802.11 annex J.4.1). */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** IEEE 802.11: an SSID is 0 to 32 octets (here 1 to 32 of UTF-8). */
 function ssid(f: QrContentFields): string {
