@@ -101,7 +101,7 @@ export class PasswordGate implements Gate {
         const token = signSiteAccess(this.secret, link, nowSeconds + SITE_ACCESS_SECONDS);
         const suffix = visit.query === null ? '' : `?${visit.query}`;
         const location = `/${visit.alias}/${token}${access.rest}${suffix}`;
-        redirect(visit.res, 302, location, TEMPORARY_CACHE);
+        redirect(visit, 302, location, TEMPORARY_CACHE);
         return true;
       }
     } else if (!cookie && left <= 0) {
