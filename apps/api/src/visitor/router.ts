@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { isReservedAlias } from '../links/alias';
+import { isReservedAlias } from '@app/links';
 import { VisitorCache, type VisitorDomain } from './cache/visitor-cache.service';
 import type { VisitorLink } from './cache/visitor-link';
 import { notFound, settle } from './http';

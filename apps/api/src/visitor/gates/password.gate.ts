@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import { asciiLocation, buildTrustedProxies, clientIp, type TrustedProxies } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { verifyLinkPassword } from '../../links/link-password';
+import { verifyLinkPassword } from '@app/links';
 import type { VisitorLink } from '../cache/visitor-link';
 import {
   cookie,
