@@ -86,28 +86,7 @@ const boundaries = [
     },
   },
   {
-    // The second exception: the command line's import and export apply the API's link rules
-    // (apps/api/src/links/bulk and nothing else of the API), rather than a second copy of them.
-    files: ['apps/cli/src/cli.module.ts', 'apps/cli/src/links/**/*.ts'],
-    ignores: ['**/*.spec.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...LIBRARY_ENTRY_POINTS,
-            {
-              regex: '^(\\.\\./)+(?!cli/)(?!api/src/links/bulk$)[a-z-]+/src(/|$)',
-              message:
-                'The command line imports only apps/api/src/links/bulk of the API (see docs/architecture.md).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The first exception: with WORKER=internal the API process runs the worker's jobs itself, on
+    // The one exception: with WORKER=internal the API process runs the worker's jobs itself, on
     // the API's own database connection (one writer for SQLite).
     files: ['apps/api/src/app.module.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: LIBRARY_ENTRY_POINTS }] },

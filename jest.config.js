@@ -2,9 +2,9 @@
 // database of each dialect (*.db-spec.ts); the same end-to-end suites on SQLite and on PostgreSQL.
 // Every database of a medium or e2e test is a copy of one migrated in the project's globalSetup.
 const moduleNameMapper = {
-  '^@app/(analytics|auth|billing|common|config|database|notifications|qr|redis|signatures|storage|testing)$':
+  '^@app/(analytics|auth|billing|common|config|database|links|notifications|qr|redis|signatures|storage|testing)$':
     '<rootDir>/libs/$1/src',
-  '^@app/(analytics|auth|billing|common|config|database|notifications|qr|redis|signatures|storage|testing)/(.*)$':
+  '^@app/(analytics|auth|billing|common|config|database|links|notifications|qr|redis|signatures|storage|testing)/(.*)$':
     '<rootDir>/libs/$1/src/$2',
 };
 const base = {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Db, writeOutboxEvents } from '@app/database';
+import { Db, Outbox } from '@app/database';
 import {
   BUILT,
   closeAfterAll,
@@ -130,8 +130,7 @@ describe('Events with worker processes', () => {
     const total = 2_000;
     for (let i = 0; i < total; i += 250) {
       await a.app.get(Db).write(() =>
-        writeOutboxEvents(
-          a.app.get(Db),
+        a.app.get(Outbox).write(
           Array.from({ length: 250 }, (_, j) => ({
             event: 'link.expired',
             ownerId: user.id,

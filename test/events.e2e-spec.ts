@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { VisitRecorder } from '@app/analytics';
 import { Clock } from '@app/common';
-import { Db, writeOutboxEvents } from '@app/database';
+import { Db, Outbox } from '@app/database';
 import { EVENT_NAMES } from '@app/notifications';
 import {
   closeAfterAll,
@@ -120,8 +120,9 @@ describe('Events: outbox, deliveries, retries', () => {
   /** Writes an event straight into the outbox, as a feature's transaction would. */
   async function raise(event: string, data: Record<string, unknown>, handlerIds?: number[]) {
     const db = t.app.get(Db);
+    const outbox = t.app.get(Outbox);
     const ids = await db.write(() =>
-      writeOutboxEvents(db, [{ event, ownerId: owner.id, data, handlerIds }], now),
+      outbox.write([{ event, ownerId: owner.id, data, handlerIds }], now),
     );
     for (const id of ids) raised.add(id);
     return ids;
@@ -596,8 +597,8 @@ describe('Events: outbox, deliveries, retries', () => {
     const hook = await handler('/rollback', { events: ['link.expired'] });
     await expect(
       t.app.get(Db).write(async () => {
-        const db = t.app.get(Db);
-        await writeOutboxEvents(db, [{ event: 'link.expired', ownerId: owner.id, data: {} }], now);
+        const outbox = t.app.get(Outbox);
+        await outbox.write([{ event: 'link.expired', ownerId: owner.id, data: {} }], now);
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');

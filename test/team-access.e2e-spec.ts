@@ -1,6 +1,6 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { PaymentsRecorder } from '@app/billing';
-import { DatumEntity, Db, writeOutboxEvents } from '@app/database';
+import { DatumEntity, Db, Outbox } from '@app/database';
 import {
   closeAfterAll,
   createTestApp,
@@ -372,11 +372,12 @@ class Fixtures {
     });
     const db = this.t.app.get(Db);
     await db.write(() =>
-      writeOutboxEvents(
-        db,
-        [{ event: 'link.expired', ownerId: user.id, data: {}, handlerIds: [handlerId] }],
-        new Date(),
-      ),
+      this.t.app
+        .get(Outbox)
+        .write(
+          [{ event: 'link.expired', ownerId: user.id, data: {}, handlerIds: [handlerId] }],
+          new Date(),
+        ),
     );
     await this.t.app.get(EventDispatcher).drain();
     const [row] = await this.t.dataSource.query<{ id: number }[]>(

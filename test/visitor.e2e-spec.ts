@@ -1,4 +1,10 @@
-import { type LinkAddress, VisitRecorder } from '@app/analytics';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import {
+  LIMITED_LINKS_WRITTEN,
+  type LimitedLinksWrittenEvent,
+  type LinkAddress,
+  VisitRecorder,
+} from '@app/analytics';
 import {
   closeAfterAll,
   createTestApp,
@@ -279,9 +285,10 @@ describe('Visitor edge', () => {
     });
     await createLink({ location_url: 'https://example.com/u', url: 'edge-unlimited-told' });
     const recorder = t.app.get(VisitRecorder);
-    const previous = recorder.onLimitedLinksWritten;
+    const events = t.app.get(EventEmitter2);
     const told: LinkAddress[][] = [];
-    recorder.onLimitedLinksWritten = (links) => told.push(links);
+    const listener = ({ links }: LimitedLinksWrittenEvent) => told.push(links);
+    events.on(LIMITED_LINKS_WRITTEN, listener);
     try {
       await recorder.flush();
       told.length = 0;
@@ -298,7 +305,7 @@ describe('Visitor edge', () => {
         [{ domainId: 0, alias: 'edge-limit-told' }],
       ]);
     } finally {
-      recorder.onLimitedLinksWritten = previous;
+      events.off(LIMITED_LINKS_WRITTEN, listener);
     }
   });
 

@@ -5,9 +5,9 @@ import {
   getSchemaPath,
   type PathItemObject,
 } from '@nestjs/swagger';
+import { LinkResponse } from '@app/links';
 import { EVENT_NAMES, type EventName } from '@app/notifications';
 import { DomainResponse } from './domains/domain.mapper';
-import { LinkResponse } from './links/link.mapper';
 import { TeamMemberResponse } from './teams/team.mapper';
 
 /**

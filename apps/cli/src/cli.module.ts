@@ -4,13 +4,13 @@ import { AccountsModule } from '@app/auth';
 import { CommonModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { LinksBulkModule } from '@app/links';
 import { RedisModule } from '@app/redis';
-import { LinksBulkModule } from '../../api/src/links/bulk';
 
 /**
  * What the command line needs: configuration, the database, Redis when configured, account
- * management, and the links in bulk of the API (import and export apply the API's rules; see
- * eslint.config.mjs). Events raised here reach no listener of the API process.
+ * management, and the links in bulk of @app/links (import and export apply the rules the API
+ * applies, from the same library). Events raised here reach no listener of the API process.
  */
 @Module({})
 export class CliModule {

@@ -4,6 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
 import { AppConfig, ConfigModule, SecretsModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { NotificationsModule } from '@app/notifications';
 import { WorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
@@ -24,6 +25,8 @@ export class WorkerAppModule {
         DatabaseModule.forRoot(config.database),
         EventEmitterModule.forRoot(),
         WorkerModule,
+        // The same DeliveryResults the dispatcher counts into, for WorkerMetrics.
+        NotificationsModule,
       ],
       providers: [WorkerMetrics],
     };

@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { serveMetricsPort } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DeliveriesRepository } from '@app/database';
-import { registerOutboxMetrics } from '@app/notifications';
+import { DeliveryResults, registerOutboxMetrics } from '@app/notifications';
 
 /**
  * The worker process's metrics on METRICS_PORT (unset: none): the outbox's backlog, the delivery
@@ -18,9 +18,10 @@ export class WorkerMetrics implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     deliveries: DeliveriesRepository,
+    results: DeliveryResults,
   ) {
     collectDefaultMetrics({ register: this.registry });
-    registerOutboxMetrics([this.registry], () => deliveries.backlog());
+    registerOutboxMetrics([this.registry], () => deliveries.backlog(), results);
   }
 
   async onModuleInit(): Promise<void> {

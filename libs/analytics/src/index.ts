@@ -2,6 +2,7 @@ export { DIMENSIONS, type Dimension } from '@app/database';
 export * from './analytics.module';
 export * from './raw-visit';
 export * from './statistics.repository';
+export * from './visit-events';
 export * from './visit-recorder.service';
 export * from './visit-sink';
 export * from './visit-thread';

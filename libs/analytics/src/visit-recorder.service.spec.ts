@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { NewVisit } from '@app/database';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { type NewVisit, OutboxWaker } from '@app/database';
 import type { RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
 import type { VisitBatch } from './visit-batch';
@@ -42,6 +43,8 @@ function setup(fail: (rows: NewVisit[]) => Error | null) {
       visits,
       true,
     ),
+    new EventEmitter2(),
+    new OutboxWaker(),
   );
   return { recorder, stored, calls };
 }
@@ -159,7 +162,7 @@ describe(VisitRecorder.name, () => {
       },
       close: () => Promise.resolve(),
     };
-    const recorder = new VisitRecorder(sink);
+    const recorder = new VisitRecorder(sink, new EventEmitter2(), new OutboxWaker());
     const linkIds = Array.from({ length: 25_001 }, (_, n) => 1 + (n % 7));
     // Recorded one by one with nothing flushing in between (no timer here, and no await).
     // The first 2,000 are handed over at once; the next handover waits for that one.

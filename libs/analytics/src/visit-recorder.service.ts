@@ -6,11 +6,17 @@ import {
   OnModuleDestroy,
   OnModuleInit,
 } from '@nestjs/common';
-import { OUTBOX_WRITTEN, outboxSignal } from '@app/database';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { OutboxWaker } from '@app/database';
 import type { RawVisit } from './raw-visit';
 import { VisitBatch } from './visit-batch';
+import {
+  LIMITED_LINKS_WRITTEN,
+  type LimitedLinksWrittenEvent,
+  VISITS_FLUSHED,
+  type VisitsFlushedEvent,
+} from './visit-events';
 import type { BatchOutcome, VisitSink } from './visit-sink';
-import type { LinkAddress } from './visit-writer';
 
 /** Injection token of the VisitSink the recorder hands its batches to. */
 export const VISIT_SINK = Symbol('VISIT_SINK');
@@ -57,15 +63,14 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   maxBuffered = MAX_BUFFERED;
   private overflowLoggedAt = -Infinity;
   private overflowedLogged = 0;
-  /** Called with the seconds each flush took (set by the metrics module). */
-  onFlush?: (seconds: number) => void;
-  /**
-   * Called after a batch was written with the links it wrote visits of that have a clicks limit not
-   * reached before it (set by the visitor cache, which tells the other instances).
-   */
-  onLimitedLinksWritten?: (links: LinkAddress[]) => void;
 
-  constructor(@Inject(VISIT_SINK) private readonly sink: VisitSink) {}
+  constructor(
+    @Inject(VISIT_SINK) private readonly sink: VisitSink,
+    /** Where VISITS_FLUSHED and LIMITED_LINKS_WRITTEN go (visit-events.ts). */
+    private readonly events: EventEmitter2,
+    /** Wakes this process's dispatcher for the clicks-limit events a batch raised. */
+    private readonly outbox: OutboxWaker,
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
@@ -150,7 +155,8 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     const started = performance.now();
     this.flushing = this.handOver(taken).finally(() => {
       this.flushing = null;
-      this.onFlush?.((performance.now() - started) / 1000);
+      const flushed: VisitsFlushedEvent = { seconds: (performance.now() - started) / 1000 };
+      this.events.emit(VISITS_FLUSHED, flushed);
     });
     await this.flushing;
   }
@@ -205,10 +211,13 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (outcome.done < taken.length) {
       this.putBack(taken.slice(outcome.done));
     }
-    if (outcome.limitedLinks.length > 0) this.onLimitedLinksWritten?.(outcome.limitedLinks);
+    if (outcome.limitedLinks.length > 0) {
+      const written: LimitedLinksWrittenEvent = { links: outcome.limitedLinks };
+      this.events.emit(LIMITED_LINKS_WRITTEN, written);
+    }
     // The events went out in the writer's transaction (in the thread, or here): wake this process's
     // dispatcher, which the thread cannot reach (PostgreSQL also NOTIFYs every dispatcher).
-    if (outcome.limitsReached > 0) outboxSignal.emit(OUTBOX_WRITTEN);
+    if (outcome.limitsReached > 0) this.outbox.wake();
   }
 
   private release(linkId: number, count: number): void {

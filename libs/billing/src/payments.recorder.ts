@@ -3,13 +3,13 @@ import { QueryFailedError } from 'typeorm';
 import { Clock, formatDateTime, NotFoundError } from '@app/common';
 import {
   Db,
+  Outbox,
   PaymentEntity,
   PaymentsRepository,
   PlanEntity,
   PlansRepository,
   UserEntity,
   writeAccountLogs,
-  writeOutboxEvents,
 } from '@app/database';
 import { paymentPayload } from './payment-payload';
 import {
@@ -60,6 +60,7 @@ export class PaymentsRecorder {
     private readonly plans: PlansService,
     private readonly planRows: PlansRepository,
     private readonly db: Db,
+    private readonly outbox: Outbox,
     private readonly clock: Clock,
   ) {}
 
@@ -168,8 +169,7 @@ export class PaymentsRecorder {
         now,
       );
     }
-    await writeOutboxEvents(
-      this.db,
+    await this.outbox.write(
       [{ event: 'payment.created', ownerId: user.id, data: { ...paymentPayload(payment) } }],
       now,
     );

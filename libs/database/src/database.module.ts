@@ -12,6 +12,8 @@ import { Db } from './engine/db';
 import { ENTITIES } from './entities';
 import { DeliveriesRepository } from './events/deliveries.repository';
 import { DeliveryLogRepository } from './events/delivery-log.repository';
+import { Outbox } from './events/outbox';
+import { OutboxWaker } from './events/outbox-waker';
 import { LinksRepository } from './links/links.repository';
 import { NotificationHandlersRepository } from './notification-handlers/notification-handlers.repository';
 import { ProjectsRepository } from './projects/projects.repository';
@@ -28,6 +30,8 @@ import { VisitsRepository } from './visits/visits.repository';
 
 const REPOSITORIES = [
   Db,
+  OutboxWaker,
+  Outbox,
   UsersRepository,
   ApiKeysRepository,
   PlansRepository,
@@ -51,7 +55,10 @@ const REPOSITORIES = [
   SealedSecretsRepository,
 ];
 
-/** The data source, its Db (the engine's seam) and every repository, available to all modules. */
+/**
+ * The data source, its Db (the engine's seam), the outbox and its waker, and every repository,
+ * available to all modules.
+ */
 @Module({})
 export class DatabaseModule {
   static forRoot(database: DatabaseConfig): DynamicModule {

@@ -22,6 +22,7 @@ export * from './events/delivery.entity';
 export * from './events/deliveries.repository';
 export * from './events/delivery-log.repository';
 export * from './events/outbox';
+export * from './events/outbox-waker';
 export * from './events/outbox-event.entity';
 export * from './links/link.entity';
 export * from './links/links.repository';

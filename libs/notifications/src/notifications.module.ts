@@ -11,6 +11,7 @@ import { WhatsappChannel } from './channels/whatsapp.channel';
 import { XChannel } from './channels/x.channel';
 import { Notifier } from './notifier';
 import { HttpSender } from './outbound/http-sender';
+import { DeliveryResults } from './outbox-metrics';
 import { HandlerSettingsCodec } from './secrets/handler-settings.codec';
 import { SecretBox } from './secrets/secret-box';
 
@@ -25,7 +26,7 @@ const CHANNEL_CLASSES = [
   PushChannel,
 ];
 
-/** The delivery interface: Notifier, its channels, and the secrets box. */
+/** The delivery interface: Notifier, its channels, the secrets box, and the count of attempts. */
 @Module({
   providers: [
     HttpSender,
@@ -38,7 +39,8 @@ const CHANNEL_CLASSES = [
     { provide: SecretBox, inject: [SECRETS_KEY], useFactory: (key: Buffer) => new SecretBox(key) },
     HandlerSettingsCodec,
     Notifier,
+    DeliveryResults,
   ],
-  exports: [Notifier, HandlerSettingsCodec, PushChannel],
+  exports: [Notifier, HandlerSettingsCodec, PushChannel, DeliveryResults],
 })
 export class NotificationsModule {}

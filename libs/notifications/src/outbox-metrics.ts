@@ -1,14 +1,23 @@
+import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, type Registry } from 'prom-client';
+
+/** How a delivery attempt went: delivered, failed and due again later, failed for good. */
+export type DeliveryResult = 'delivered' | 'retrying' | 'failed';
 
 /**
  * Delivery attempts this process's dispatcher made, by how they went, as plain integers (read
- * when metrics are scraped): delivered, failed and due again later, failed for good.
+ * when metrics are scraped). One instance per app (NotificationsModule provides it).
  */
-export const deliveryResults = {
-  delivered: 0,
-  retrying: 0,
-  failed: 0,
-};
+@Injectable()
+export class DeliveryResults {
+  delivered = 0;
+  retrying = 0;
+  failed = 0;
+
+  count(result: DeliveryResult): void {
+    this[result] += 1;
+  }
+}
 
 /** Undispatched events and pending deliveries (DeliveriesRepository.backlog). */
 export type ReadBacklog = () => Promise<{ events: number; deliveries: number }>;
@@ -17,7 +26,11 @@ export type ReadBacklog = () => Promise<{ events: number; deliveries: number }>;
  * The outbox's metrics, for the API's registry and the worker's: its backlog, read from the
  * database when scraped (the same on every instance), and the delivery attempts of this process.
  */
-export function registerOutboxMetrics(registers: Registry[], readBacklog: ReadBacklog): void {
+export function registerOutboxMetrics(
+  registers: Registry[],
+  readBacklog: ReadBacklog,
+  results: DeliveryResults,
+): void {
   let reading: ReturnType<ReadBacklog> | null = null;
   // One read for both gauges of a scrape; a failed one leaves the values of the last scrape.
   const read = async (pick: 'events' | 'deliveries'): Promise<number | null> => {
@@ -54,7 +67,7 @@ export function registerOutboxMetrics(registers: Registry[], readBacklog: ReadBa
     collect() {
       this.reset();
       for (const result of ['delivered', 'retrying', 'failed'] as const) {
-        this.inc({ result }, deliveryResults[result]);
+        this.inc({ result }, results[result]);
       }
     },
   });

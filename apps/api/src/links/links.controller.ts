@@ -36,19 +36,19 @@ import {
   Uploads,
 } from '@app/common';
 import type { AppConfig } from '@app/config';
-import { MAX_BIOLINK_IMAGE_BYTES } from './biolink-files';
-import { BulkCreatedLinkDto, BulkLinksFormDto } from './bulk/bulk-links.dto';
-import { LinksBulkService } from './bulk/links-bulk.service';
 import {
+  LinksBulkService,
   EXPORT_FORMATS,
   LINKS_EXPORT_LIST,
   LinksExportService,
   parseExportFormat,
-} from './bulk/links-export.service';
-import { CreateLinkDto } from './dto/create-link.dto';
-import { UpdateLinkDto } from './dto/update-link.dto';
-import { LinkResponse } from './link.mapper';
-import { LINKS_LIST } from './links.list';
+  CreateLinkDto,
+  UpdateLinkDto,
+  LinkResponse,
+  LINKS_LIST,
+} from '@app/links';
+import { MAX_BIOLINK_IMAGE_BYTES } from './biolink-files';
+import { BulkCreatedLinkDto, BulkLinksFormDto } from './bulk/bulk-links.dto';
 import { LinksService } from './links.service';
 
 /** The archive or page of a static site; bounded by STATIC_MAX_UPLOAD_BYTES. */

@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
+import { LinksBulkModule, LinkChecks, LinkInputService } from '@app/links';
 import { BiolinkFiles } from './biolink-files';
-import { LinksBulkModule } from './bulk/links-bulk.module';
-import { LinkChecks } from './link-checks.service';
-import { LinkInputService } from './link-input.service';
 import { LinksController } from './links.controller';
 import { LinksService } from './links.service';
 import { StaticSites } from './static/static-sites.service';

@@ -24,11 +24,10 @@ import {
   type LinkEvents,
   type OutboxEventInput,
 } from '@app/database';
+import { LinkChecks, LinkInputService } from '@app/links';
 import type { ObjectStore, SiteStorage } from '@app/storage';
 import { rejectionEntries } from '@app/testing/app-error-entries';
 import { BiolinkFiles } from './biolink-files';
-import { LinkChecks } from './link-checks.service';
-import { LinkInputService } from './link-input.service';
 import { LinksService } from './links.service';
 import { StaticSites } from './static/static-sites.service';
 

@@ -14,18 +14,21 @@ import {
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
-  DomainEntity,
   DomainsRepository,
   LinkEntity,
   type LinkEvents,
   LinksRepository,
   parseLinkSettings,
 } from '@app/database';
+import {
+  CreateLinkDto,
+  domainRoot,
+  LinkInputService,
+  LinkResponse,
+  toLinkResponse,
+  UpdateLinkDto,
+} from '@app/links';
 import { BiolinkFiles } from './biolink-files';
-import { CreateLinkDto } from './dto/create-link.dto';
-import { UpdateLinkDto } from './dto/update-link.dto';
-import { LinkInputService } from './link-input.service';
-import { LinkResponse, toLinkResponse } from './link.mapper';
 import { SiteReplacement } from './static/site-replacement';
 import { StaticSites } from './static/static-sites.service';
 
@@ -263,9 +266,4 @@ export class LinksService {
     }
     return bases;
   }
-}
-
-/** The root URL of a custom domain, e.g. `https://go.example.com`. */
-export function domainRoot(domain: Pick<DomainEntity, 'scheme' | 'host'>): string {
-  return `${domain.scheme}${domain.host}`;
 }

@@ -1,15 +1,16 @@
 import type { Server } from 'node:http';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { VisitRecorder } from '@app/analytics';
+import { VISITS_FLUSHED, VisitRecorder, type VisitsFlushedEvent } from '@app/analytics';
 import { isMetricsBearer, serveMetricsPort, writeMetrics } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DeliveriesRepository } from '@app/database';
-import { registerOutboxMetrics } from '@app/notifications';
+import { DeliveryResults, registerOutboxMetrics } from '@app/notifications';
 import { CachingObjectStore, ObjectStore } from '@app/storage';
 import { VisitorCache } from '../visitor/cache/visitor-cache.service';
-import { served } from './served';
+import { Served } from '../visitor/served';
 
 /** Seconds: from a fast JSON answer to a slow upload. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -17,7 +18,7 @@ const FLUSH_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 
 
 /**
  * The process's Prometheus metrics. Counters of hot paths are plain integers kept by their owners
- * (VisitRecorder, VisitorCache, CachingObjectStore, `served`) and copied into the registry when it
+ * (VisitRecorder, VisitorCache, CachingObjectStore, Served, DeliveryResults) and copied into the registry when it
  * is scraped, so serving a redirect allocates nothing for metrics.
  */
 @Injectable()
@@ -33,6 +34,8 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
     private readonly cache: VisitorCache,
     private readonly store: ObjectStore,
     private readonly deliveries: DeliveriesRepository,
+    results: DeliveryResults,
+    private readonly served: Served,
   ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
@@ -53,7 +56,7 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
       registers,
       'linkdock_redirects_total',
       'Redirects served to visitors',
-      () => served.redirects,
+      () => this.served.redirects,
     );
     copied(
       registers,
@@ -91,7 +94,7 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
       'Visitor link lookups that went to the database',
       () => this.cache.misses,
     );
-    registerOutboxMetrics(registers, () => this.deliveries.backlog());
+    registerOutboxMetrics(registers, () => this.deliveries.backlog(), results);
     const objects = this.store instanceof CachingObjectStore ? this.store : null;
     if (objects !== null) {
       copied(
@@ -118,7 +121,6 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    this.recorder.onFlush = (seconds) => this.flushSeconds.observe(seconds);
     const { port, token } = this.config.metrics;
     if (port !== null) {
       this.server = await serveMetricsPort(this.registry, { port, host: this.config.host, token });
@@ -126,12 +128,16 @@ export class MetricsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.recorder.onFlush = undefined;
     const server = this.server;
     this.server = null;
     if (server !== null) {
       await new Promise<void>((done) => server.close(() => done()));
     }
+  }
+
+  @OnEvent(VISITS_FLUSHED)
+  observeFlush(event: VisitsFlushedEvent): void {
+    this.flushSeconds.observe(event.seconds);
   }
 
   /** Times API requests by the route template Express matched ("unmatched" for a 404). */

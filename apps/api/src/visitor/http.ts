@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { asciiLocation } from '@app/common';
-import { served } from '../metrics/served';
 import type { VisitorDomain } from './cache/visitor-cache.service';
 import { notFoundPage, PAGE_HEADERS } from './pages/visitor-pages';
+import type { Visit } from './visit';
 
 /*
  * The raw HTTP of the visitor side: answers, cookies, the form body, and the last resort when a
@@ -17,19 +17,16 @@ export const TEMPORARY_CACHE = 'no-store';
 
 const logger = new Logger('VisitorListener');
 
-export function redirect(
-  res: ServerResponse,
-  status: number,
-  location: string,
-  cache: string,
-): void {
+/** Answers the visit with a redirect, and counts it. */
+export function redirect(visit: Visit, status: number, location: string, cache: string): void {
+  const res = visit.res;
   res.writeHead(status, {
     Location: asciiLocation(location),
     'Cache-Control': cache,
     'Content-Length': '0',
   });
   res.end();
-  served.redirects += 1;
+  visit.served.redirects += 1;
 }
 
 export function page(
@@ -49,12 +46,12 @@ export function page(
 }
 
 /** The 404 of a link: a custom domain's own not-found URL when it has one. */
-export function notFound(res: ServerResponse, domain: VisitorDomain | null, head: boolean): void {
+export function notFound(visit: Visit, domain: VisitorDomain | null, head: boolean): void {
   if (domain?.notFoundUrl) {
-    redirect(res, 302, domain.notFoundUrl, TEMPORARY_CACHE);
+    redirect(visit, 302, domain.notFoundUrl, TEMPORARY_CACHE);
     return;
   }
-  page(res, 404, notFoundPage(), head);
+  page(visit.res, 404, notFoundPage(), head);
 }
 
 export function readCookie(req: IncomingMessage, name: string): string | null {

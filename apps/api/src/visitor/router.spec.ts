@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppConfig } from '@app/config';
 import type { VisitorCache, VisitorDomain } from './cache/visitor-cache.service';
 import { hostOf, VisitorRouter } from './router';
+import { Served } from './served';
 import type { Visit } from './visit';
 
 function request(method: string, url: string, host?: string): IncomingMessage {
@@ -37,6 +38,7 @@ describe(VisitorRouter.name, () => {
     {
       appUrl: 'https://links.example',
     } as AppConfig,
+    new Served(),
   );
   const parse = (method: string, url: string, host = 'links.example'): Visit | null =>
     router.parse(request(method, url, host), res as unknown as ServerResponse, next);

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { isReservedAlias } from '../links/alias';
+import { isReservedAlias } from '@app/links';
 import { VisitorCache, type VisitorDomain } from './cache/visitor-cache.service';
 import type { VisitorLink } from './cache/visitor-link';
 import { notFound, settle } from './http';
+import { Served } from './served';
 import { type RequestListener, Visit } from './visit';
 
 /**
@@ -24,6 +25,7 @@ export class VisitorRouter {
   constructor(
     private readonly cache: VisitorCache,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly served: Served,
   ) {
     this.mainHost = new URL(config.appUrl).hostname.toLowerCase();
   }
@@ -49,7 +51,7 @@ export class VisitorRouter {
       if (method === 'POST') {
         return null;
       }
-      return new Visit(req, res, next, host, isMain, '', path, query, null);
+      return new Visit(req, res, next, host, isMain, '', path, query, null, this.served);
     }
     const match = LINK_PATH.exec(path);
     if (!match) {
@@ -59,7 +61,18 @@ export class VisitorRouter {
     if (isReservedAlias(alias)) {
       return null;
     }
-    return new Visit(req, res, next, host, isMain, alias, path, query, match[2] ?? null);
+    return new Visit(
+      req,
+      res,
+      next,
+      host,
+      isMain,
+      alias,
+      path,
+      query,
+      match[2] ?? null,
+      this.served,
+    );
   }
 
   /**
@@ -106,7 +119,7 @@ function routeTo(visit: Visit, domain: VisitorDomain | null, then: (visit: Visit
   } else if (visit.rest !== null) {
     visit.passOn();
   } else {
-    notFound(visit.res, null, false);
+    notFound(visit, null, false);
   }
 }
 

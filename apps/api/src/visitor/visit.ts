@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { VisitorDomain } from './cache/visitor-cache.service';
+import type { Served } from './served';
 import { NO_SITE_ACCESS, type SiteAccessPath } from './static/site-access';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -36,6 +37,8 @@ export class Visit {
     readonly query: string | null,
     /** The path after `/{alias}` (a file of a static site), null when there is none. */
     readonly rest: string | null,
+    /** The process's counters of what the visitor side answered. */
+    readonly served: Served,
   ) {
     this.head = req.method === 'HEAD';
   }

@@ -66,9 +66,9 @@ export class VisitorListener {
     if (visit.domain === null) {
       page(visit.res, 200, rootPage(), visit.head);
     } else if (visit.domain.indexUrl) {
-      redirect(visit.res, 302, visit.domain.indexUrl, TEMPORARY_CACHE);
+      redirect(visit, 302, visit.domain.indexUrl, TEMPORARY_CACHE);
     } else {
-      notFound(visit.res, visit.domain, visit.head);
+      notFound(visit, visit.domain, visit.head);
     }
   };
 
@@ -81,7 +81,7 @@ export class VisitorListener {
       return;
     }
     if (link === null || !link.enabled) {
-      notFound(visit.res, visit.domain, visit.head);
+      notFound(visit, visit.domain, visit.head);
       return;
     }
     if (this.schedule.check(visit, link) || this.clicksLimit.check(visit, link)) {
@@ -135,7 +135,7 @@ export class VisitorListener {
     }
     const permanent = link.statusCode === 301 || link.statusCode === 308;
     const cache = permanent ? PERMANENT_CACHE : TEMPORARY_CACHE;
-    redirect(visit.res, link.statusCode, visit.destination, cache);
+    redirect(visit, link.statusCode, visit.destination, cache);
   }
 
   /**

@@ -16,6 +16,7 @@ import { BioPageResponder } from './pages/bio-page-responder';
 import { BioPages } from './pages/bio-pages.service';
 import { SlotCache } from './pages/slot-cache.service';
 import { VisitorRouter } from './router';
+import { Served } from './served';
 import { ServerDrain } from './server-drain';
 import { SiteServer } from './static/site-server';
 import { StaticFiles } from './static/static-files';
@@ -48,6 +49,7 @@ import { VISITOR_SECRET } from './visitor-secret';
     BioPageResponder,
     SlotCache,
     ServerDrain,
+    Served,
     {
       provide: VISITOR_SECRET,
       inject: [SECRETS_KEY],
@@ -55,7 +57,7 @@ import { VISITOR_SECRET } from './visitor-secret';
       useFactory: (key: Buffer) => deriveKey(key, 'edge cookies and visitor hashes'),
     },
   ],
-  exports: [VisitorCache, AnalyticsModule],
+  exports: [VisitorCache, Served, AnalyticsModule],
 })
 export class VisitorModule implements OnApplicationBootstrap {
   constructor(

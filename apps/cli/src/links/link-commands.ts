@@ -11,7 +11,7 @@ import {
   LinksBulkService,
   LinksExportService,
   parseExportFormat,
-} from '../../../api/src/links/bulk';
+} from '@app/links';
 import { Command, CommandContext, Options, required, str } from '../command';
 import { LinksImporter } from './links-importer';
 import { IMPORT_SOURCES, ImportSource, readExport } from './sources';

@@ -1,12 +1,7 @@
 import { Actor } from '@app/auth';
 import { formatDateTime, normalizeHttpUrl } from '@app/common';
 import { LinkFoundByAddress, LinksRepository } from '@app/database';
-import {
-  LinkCheck,
-  LinksBulkService,
-  LinkToInsert,
-  parseWhatsappUrl,
-} from '../../../api/src/links/bulk';
+import { LinkCheck, LinksBulkService, LinkToInsert, parseWhatsappUrl } from '@app/links';
 import { ImportRow, isRowError, ParsedRow, RowError } from './import-row';
 
 /** Rows checked and written together: one transaction each. */

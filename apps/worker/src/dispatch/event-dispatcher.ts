@@ -12,14 +12,13 @@ import {
   type ClaimedDelivery,
   DeliveriesRepository,
   NotificationHandlerEntity,
-  OUTBOX_WRITTEN,
   OutboxEventEntity,
   outboxChannel,
-  outboxSignal,
+  OutboxWaker,
 } from '@app/database';
 import {
   type DeliveryAttempt,
-  deliveryResults,
+  DeliveryResults,
   HandlerSettingsCodec,
   HandlerType,
   Notifier,
@@ -61,7 +60,7 @@ export function nextAttemptAt(attempt: number, now: Date, random = Math.random):
 /**
  * Delivers the outbox: fans new events out into one delivery per (event, handler), then claims
  * due deliveries under a lease and sends each through its handler's channel, recording every
- * attempt. Woken at once by events written in this process (`outboxSignal`) and, on PostgreSQL,
+ * attempt. Woken at once by events written in this process (OutboxWaker) and, on PostgreSQL,
  * in other processes (LISTEN on the outbox channel); a poll every 2 s is the safety net and picks
  * up retries as they fall due. Never throws out of its loop.
  */
@@ -73,7 +72,7 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
   private stopped = false;
   private poll: NodeJS.Timeout | null = null;
   private listener: Client | null = null;
-  private readonly onWritten = () => this.wake();
+  private stopListening: (() => void) | null = null;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
@@ -81,10 +80,12 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     private readonly codec: HandlerSettingsCodec,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly waker: OutboxWaker,
+    private readonly results: DeliveryResults,
   ) {}
 
   onApplicationBootstrap(): void {
-    outboxSignal.on(OUTBOX_WRITTEN, this.onWritten);
+    this.stopListening = this.waker.listen(() => this.wake());
     this.poll = setInterval(() => this.wake(), POLL_MS);
     this.poll.unref();
     if (this.config.database.type === 'postgres') {
@@ -95,7 +96,8 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    outboxSignal.off(OUTBOX_WRITTEN, this.onWritten);
+    this.stopListening?.();
+    this.stopListening = null;
     if (this.poll) clearInterval(this.poll);
     const listener = this.listener;
     this.listener = null;
@@ -194,7 +196,7 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
         retryAt,
         now,
       );
-      deliveryResults[outcome.ok ? 'delivered' : retryAt === null ? 'failed' : 'retrying'] += 1;
+      this.results.count(outcome.ok ? 'delivered' : retryAt === null ? 'failed' : 'retrying');
       if (!outcome.ok && handler?.is_enabled) {
         if (outcome.gone !== undefined) {
           await this.disable(handler, `Disabled on ${day(now)}: ${outcome.gone}`, now);

@@ -4,13 +4,17 @@ import { Repository } from 'typeorm';
 import { formatDateTime, ListQuery } from '@app/common';
 import { toDbDateTime } from '../db-values';
 import { Db } from '../engine/db';
-import { writeOutboxEvents } from '../events/outbox';
+import { Outbox } from '../events/outbox';
 import { applyListFilters, OwnedRepository } from '../owned.repository';
 import { DatumEntity } from './datum.entity';
 
 @Injectable()
 export class DataRepository extends OwnedRepository<DatumEntity> {
-  constructor(@InjectRepository(DatumEntity) repo: Repository<DatumEntity>, db: Db,) {
+  constructor(
+    @InjectRepository(DatumEntity) repo: Repository<DatumEntity>,
+    db: Db,
+    private readonly outbox: Outbox,
+  ) {
     super(repo, db);
   }
 
@@ -82,8 +86,7 @@ export class DataRepository extends OwnedRepository<DatumEntity> {
       return await this.db.write(async () => {
         const repo = this.writing;
         const saved = await repo.save(repo.create(values));
-        await writeOutboxEvents(
-          this.db,
+        await this.outbox.write(
           [
             {
               event: 'data.created',

@@ -4,7 +4,7 @@ import { In, Repository } from 'typeorm';
 import { toDbValue } from '../db-values';
 import { Db } from '../engine/db';
 import { RowReader } from '../engine/row-reader';
-import { type RowEvents, writeOutboxEvents } from '../events/outbox';
+import { Outbox, type RowEvents } from '../events/outbox';
 import { LinkEntity } from '../links/link.entity';
 import { IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { holdClosedMonths } from '../statistics/stat-tables';
@@ -16,7 +16,11 @@ import { DomainEntity } from './domain.entity';
 export class DomainsRepository extends OwnedRepository<DomainEntity> {
   private readonly rows: RowReader<DomainEntity>;
 
-  constructor(@InjectRepository(DomainEntity) repo: Repository<DomainEntity>, db: Db) {
+  constructor(
+    @InjectRepository(DomainEntity) repo: Repository<DomainEntity>,
+    db: Db,
+    private readonly outbox: Outbox,
+  ) {
     super(repo, db);
     this.rows = new RowReader(db, repo);
   }
@@ -48,7 +52,7 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
   saveRaising(domain: DomainEntity, events: RowEvents<DomainEntity>): Promise<DomainEntity> {
     return this.db.write(async () => {
       const saved = await this.writing.save(domain);
-      await writeOutboxEvents(this.db, events.of([saved]), events.now);
+      await this.outbox.write(events.of([saved]), events.now);
       return saved;
     });
   }

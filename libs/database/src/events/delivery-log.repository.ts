@@ -5,7 +5,7 @@ import { ListQuery, Paginated } from '@app/common';
 import { Db } from '../engine/db';
 import { applyListQuery } from '../owned.repository';
 import { DeliveryEntity } from './delivery.entity';
-import { wakeDispatchers } from './outbox';
+import { Outbox } from './outbox';
 import { OutboxEventEntity } from './outbox-event.entity';
 
 /** The delivery log of one handler (the handler's ownership is checked by the caller). */
@@ -14,6 +14,7 @@ export class DeliveryLogRepository {
   constructor(
     @InjectRepository(DeliveryEntity) private readonly repo: Repository<DeliveryEntity>,
     private readonly db: Db,
+    private readonly outbox: Outbox,
   ) {}
 
   /** One page of a handler's deliveries, with each one's public event id. */
@@ -51,7 +52,7 @@ export class DeliveryLogRepository {
       await this.db
         .repository(DeliveryEntity)
         .update({ id }, { status: 'pending', next_attempt_at: now, lease_until: null });
-      await wakeDispatchers(this.db);
+      await this.outbox.wake();
     });
   }
 }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
+import { Injectable } from '@nestjs/common';
 import {
   type AccountLogType,
   isAccountLogType,
   writeAccountLogs,
 } from '../account-logs/account-logs';
-import type { Db } from '../engine/db';
+import { Db } from '../engine/db';
 import { OutboxEventEntity } from './outbox-event.entity';
+import { OutboxWaker } from './outbox-waker';
 
 /** An event to write into the outbox. `data` must be plain JSON. */
 export interface OutboxEventInput {
@@ -28,24 +29,44 @@ export function outboxChannel(schema: string | undefined): string {
   return `linkdock_outbox_${(schema ?? 'public').replace(/[^a-zA-Z0-9_]/g, '_')}`.slice(0, 63);
 }
 
-/**
- * In-process signal that events were written: the dispatcher of this process listens to it so that
- * a new event is attempted at once rather than on the next poll. It may fire a moment before the
- * writing transaction commits; the dispatcher looks again shortly after a wake.
- */
-export const outboxSignal = new EventEmitter();
-outboxSignal.setMaxListeners(0);
-export const OUTBOX_WRITTEN = 'written';
-
 /** A new public event id: `evt_` and 22 URL-safe random characters (128 bits). */
 export function newEventUid(): string {
   return `evt_${randomBytes(16).toString('base64url')}`;
 }
 
 /**
+ * The transactional outbox of the app: writes the events a change raises in its open write and
+ * wakes the dispatchers (this process's through OutboxWaker, other processes' by NOTIFY on
+ * PostgreSQL, delivered when and only if the write commits).
+ */
+@Injectable()
+export class Outbox {
+  constructor(
+    private readonly db: Db,
+    private readonly waker: OutboxWaker,
+  ) {}
+
+  /** Writes `events` in the open write (or a write of its own); their public ids, in order. */
+  async write(events: readonly OutboxEventInput[], now: Date): Promise<string[]> {
+    if (events.length === 0) return [];
+    const uids = await writeOutboxEvents(this.db, events, now);
+    this.waker.wake();
+    return uids;
+  }
+
+  /** Wakes every dispatcher (a delivery was made due again). */
+  async wake(): Promise<void> {
+    await notifyDispatchers(this.db);
+    this.waker.wake();
+  }
+}
+
+/**
  * Writes events into the outbox in the open write (the change that raises them), so that the
  * events commit or roll back with it. On PostgreSQL a NOTIFY in the same transaction wakes
- * dispatchers in other processes when (and only if) it commits. Returns the public ids in order.
+ * dispatchers in other processes (this one's too) when (and only if) it commits. This process's
+ * dispatcher is not woken here: `Outbox.write` does it, and code outside the app's container (the
+ * visit writer thread) leaves it to the main thread. Returns the public ids in order.
  */
 export async function writeOutboxEvents(
   db: Db,
@@ -82,21 +103,19 @@ async function writeEvents(
     })),
     now,
   );
-  await wakeDispatchers(db);
+  await notifyDispatchers(db);
   return rows.map((r) => r.uid);
 }
 
 /**
- * Wakes the dispatchers: this process's at once, other processes' (PostgreSQL) through a NOTIFY
- * that the server delivers when the open write commits (at once outside a write), and not at all
- * if it rolls back.
+ * On PostgreSQL, a NOTIFY that the server delivers to every dispatcher's LISTEN when the open
+ * write commits (at once outside a write), and not at all if it rolls back.
  */
-export async function wakeDispatchers(db: Db): Promise<void> {
+async function notifyDispatchers(db: Db): Promise<void> {
   if (db.dialect === 'postgres') {
     const schema = (db.dataSource.options as { schema?: string }).schema;
     await db.manager.query(`NOTIFY ${outboxChannel(schema)}`);
   }
-  setImmediate(() => outboxSignal.emit(OUTBOX_WRITTEN));
 }
 
 /** The top-level scalar fields of an event's data: what an account log entry keeps of it. */

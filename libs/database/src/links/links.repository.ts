@@ -6,7 +6,7 @@ import { toDbDateTime } from '../db-values';
 import { Db } from '../engine/db';
 import { insertRow } from '../engine/insert-row';
 import { RowReader } from '../engine/row-reader';
-import { type RowEvents, writeOutboxEvents } from '../events/outbox';
+import { Outbox, type RowEvents } from '../events/outbox';
 import { applyListFilters, IN_CHUNK, OwnedRepository, rowLock } from '../owned.repository';
 import { holdClosedMonths } from '../statistics/stat-tables';
 import { subtractLinksFromUser } from '../statistics/subtract-links';
@@ -76,7 +76,11 @@ export type LinkEvents = RowEvents<LinkEntity>;
 export class LinksRepository extends OwnedRepository<LinkEntity> {
   private readonly rows: RowReader<LinkEntity>;
 
-  constructor(@InjectRepository(LinkEntity) repo: Repository<LinkEntity>, db: Db) {
+  constructor(
+    @InjectRepository(LinkEntity) repo: Repository<LinkEntity>,
+    db: Db,
+    private readonly outbox: Outbox,
+  ) {
     super(repo, db);
     this.rows = new RowReader(db, repo);
   }
@@ -102,7 +106,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       await subtractLinksFromUser(this.db, ownerId, [id]);
       await this.writing.delete({ id, user_id: ownerId });
       if (events) {
-        await writeOutboxEvents(this.db, events.of([link]), events.now);
+        await this.outbox.write(events.of([link]), events.now);
       }
       return true;
     });
@@ -114,7 +118,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       // Every column is given, so the row as written is these values and its new id.
       const link = this.repo.create(values);
       link.id = await insertRow(this.db, LinkEntity, link);
-      await writeOutboxEvents(this.db, events.of([link]), events.now);
+      await this.outbox.write(events.of([link]), events.now);
       return link.id;
     });
   }
@@ -207,7 +211,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       }
       if (events && ids.length > 0) {
         const saved = rows.map((row, i) => Object.assign(new LinkEntity(), row, { id: ids[i] }));
-        await writeOutboxEvents(this.db, events.of(saved), events.now);
+        await this.outbox.write(events.of(saved), events.now);
       }
       return ids;
     });
@@ -255,7 +259,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       }
       if (events) {
         const updated = await this.writing.findOneByOrFail({ id, user_id: ownerId });
-        await writeOutboxEvents(this.db, events.of([updated]), events.now);
+        await this.outbox.write(events.of([updated]), events.now);
       }
       return true;
     });
@@ -290,7 +294,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
         .andWhere('(expired_event_end_date IS NULL OR expired_event_end_date <> end_date)')
         .execute();
       if ((result.affected ?? 0) === 0) return false;
-      await writeOutboxEvents(this.db, events.of([link]), events.now);
+      await this.outbox.write(events.of([link]), events.now);
       return true;
     });
   }

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, SelectQueryBuilder } from 'typeorm';
 import { ListQuery, Paginated } from '@app/common';
 import { Db } from '../engine/db';
-import { type RowEvents, writeOutboxEvents } from '../events/outbox';
+import { Outbox, type RowEvents } from '../events/outbox';
 import { applyListQuery } from '../owned.repository';
 import { TeamMemberEntity, TEAM_MEMBER_STATUS } from './team-member.entity';
 import { TeamEntity } from './team.entity';
@@ -33,6 +33,7 @@ export class TeamMembersRepository {
     @InjectRepository(TeamMemberEntity) private readonly repo: Repository<TeamMemberEntity>,
     @InjectRepository(TeamEntity) private readonly teams: Repository<TeamEntity>,
     private readonly db: Db,
+    private readonly outbox: Outbox,
   ) {}
 
   /** The memberships' repository in the open write (the data source's outside one). */
@@ -61,7 +62,7 @@ export class TeamMembersRepository {
   private async raise(member: TeamMemberEntity, events: MemberEvents | undefined): Promise<void> {
     if (!events) return;
     const team = await this.db.repository(TeamEntity).findOneByOrFail({ id: member.team_id });
-    await writeOutboxEvents(this.db, events.of([{ member, team }]), events.now);
+    await this.outbox.write(events.of([{ member, team }]), events.now);
   }
 
   /** Members of the given teams, oldest first; the caller has checked the teams are its own. */

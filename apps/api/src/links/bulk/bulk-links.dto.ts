@@ -1,6 +1,5 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
-import { CreateLinkDto } from '../dto/create-link.dto';
-import { MAX_BULK_LINKS } from './bulk-body';
+import { CreateLinkDto, MAX_BULK_LINKS } from '@app/links';
 
 /**
  * Documents the origin's form of POST /v1/links/bulk. Never validated as such: the body is read by

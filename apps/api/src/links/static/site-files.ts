@@ -1,3 +1,4 @@
+import { extensionOf } from '@app/links';
 import { hasControlCharacter } from '@app/storage';
 
 /** File types a static site may contain; anything else in an archive is skipped. */
@@ -95,12 +96,6 @@ export function classifyEntryName(name: string): EntryVerdict {
     return UNSTORABLE;
   }
   return SITE_EXTENSIONS.has(extensionOf(name)) ? { kind: 'keep', path: name } : { kind: 'skip' };
-}
-
-export function extensionOf(name: string): string {
-  const base = name.slice(name.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot <= 0 ? '' : base.slice(dot + 1).toLowerCase();
 }
 
 const S_IFMT = 0o170000;

@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, Problem, UploadedDiskFile } from '@app/common';
+import { AppError, UploadedDiskFile } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { StaticSiteSettings } from '@app/database';
+import { siteUploadMode } from '@app/links';
 import { SiteFileTooLargeError, SiteStorage } from '@app/storage';
 import { unpackZip } from './site-archive';
-import { extensionOf } from './site-files';
 
 /**
  * Publishes the files of static sites. A new version is written and published in full before the
@@ -21,35 +21,6 @@ export class StaticSites {
     private readonly storage: SiteStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /** The upload's kind, or a 400 when it is neither a page nor an archive. */
-  static modeOf(upload: UploadedDiskFile): StaticSiteSettings['mode'] {
-    const extension = extensionOf(upload.originalName);
-    if (extension === 'html' || extension === 'htm') return 'html';
-    if (extension === 'zip') return 'zip';
-    throw new AppError('validation_failed', 'file must be a .html page or a .zip archive.', 'file');
-  }
-
-  /** `file` belongs to static links: required to create one, optional to update one. */
-  static checkUpload(
-    type: string,
-    upload: UploadedDiskFile | undefined,
-    creating: boolean,
-  ): Problem[] {
-    if (type !== 'static') {
-      return upload ? [{ title: 'file is only for links of type static.', field: 'file' }] : [];
-    }
-    if (!upload) {
-      return creating ? [{ title: 'file is required.', field: 'file' }] : [];
-    }
-    try {
-      StaticSites.modeOf(upload);
-      return [];
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return [...error.problems];
-    }
-  }
 
   /**
    * Runs the database write that points a link at a just-published version (a new site when
@@ -75,7 +46,7 @@ export class StaticSites {
    * is left behind when this throws.
    */
   async publish(upload: UploadedDiskFile, folder?: string): Promise<StaticSiteSettings> {
-    const mode = StaticSites.modeOf(upload);
+    const mode = siteUploadMode(upload);
     const limits = this.config.staticSites;
     const draft = await this.storage.createDraft(folder);
     try {

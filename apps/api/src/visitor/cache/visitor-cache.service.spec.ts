@@ -60,7 +60,7 @@ describe(VisitorCache.name, () => {
   });
 
   it('tells the other instances of clicks written, and reloads a link on their word only', async () => {
-    recorder.onLimitedLinksWritten?.([{ domainId: 0, alias: 'sale' }]);
+    cache.onLimitedLinksWritten({ links: [{ domainId: 0, alias: 'sale' }] });
     expect(publish).toHaveBeenCalledTimes(1);
     const [channel, message] = publish.mock.calls[0] as [string, string];
     const sent = JSON.parse(message) as { origin: string };

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type Redis from 'ioredis';
-import { type LinkAddress, VisitRecorder } from '@app/analytics';
+import {
+  LIMITED_LINKS_WRITTEN,
+  type LimitedLinksWrittenEvent,
+  VisitRecorder,
+} from '@app/analytics';
 import {
   BoundedCache,
   DOMAIN_CHANGED,
@@ -103,11 +107,9 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
     subscriber.subscribe(VISITOR_INVALIDATION_CHANNEL).catch((err: unknown) => {
       this.logger.warn(`Cannot subscribe to cache invalidations: ${String(err)}`);
     });
-    this.recorder.onLimitedLinksWritten = (links) => this.publishClicks(links);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.recorder.onLimitedLinksWritten = undefined;
     if (this.subscriber) await closeRedisClient(this.subscriber);
   }
 
@@ -210,7 +212,9 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
    * Tells the other instances that visits of these links (each with a clicks limit) were written:
    * they reload them, with the clicks written so far, before their next visit.
    */
-  private publishClicks(links: LinkAddress[]): void {
+  @OnEvent(LIMITED_LINKS_WRITTEN)
+  onLimitedLinksWritten({ links }: LimitedLinksWrittenEvent): void {
+    if (!this.redis) return;
     for (const link of links) {
       this.publish({ kind: 'clicks', ...link, origin: this.origin });
     }

@@ -22,8 +22,8 @@ export function isPageViewOf(visit: Visit, link: VisitorLink): boolean {
 /** A link past its end date or its clicks limit: page views go to its expiration URL, or 404. */
 export function answerExpired(visit: Visit, link: VisitorLink): void {
   if (link.expirationUrl && isPageViewOf(visit, link)) {
-    redirect(visit.res, 302, link.expirationUrl, TEMPORARY_CACHE);
+    redirect(visit, 302, link.expirationUrl, TEMPORARY_CACHE);
   } else {
-    notFound(visit.res, visit.domain, visit.head);
+    notFound(visit, visit.domain, visit.head);
   }
 }

@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { VisitorInfo } from '@app/analytics';
 import type { AppConfig } from '@app/config';
+import { hashLinkPassword } from '@app/links';
 import { CounterThrottlerStorage } from '@app/redis';
-import { hashLinkPassword } from '../../links/link-password';
 import type { VisitorLink } from '../cache/visitor-link';
+import { Served } from '../served';
 import { Visit } from '../visit';
 import { ClicksLimitGate } from './clicks-limit.gate';
 import { PasswordGate } from './password.gate';
@@ -81,7 +82,18 @@ function visitOf(
   }) as unknown as IncomingMessage;
   const [path, query = null] = url.split('?');
   const [, alias, rest = null] = /^\/([^/]+)(\/.*)?$/.exec(path) ?? [];
-  const visit = new Visit(req, res, jest.fn(), 'links.example', true, alias, path, query, rest);
+  const visit = new Visit(
+    req,
+    res,
+    jest.fn(),
+    'links.example',
+    true,
+    alias,
+    path,
+    query,
+    rest,
+    new Served(),
+  );
   return { visit, answer };
 }
 
@@ -103,9 +115,12 @@ describe(ScheduleGate.name, () => {
       302,
       expired.expirationUrl,
     ]);
+    // A redirect is counted on the app's Served (the metrics read it); a 404 is not.
+    expect(page.visit.served.redirects).toBe(1);
     const file = visitOf('/promo/a.css', { 'sec-fetch-dest': 'style' });
     expect(gate.check(file.visit, linkOf({ ...expired, site: SITE }))).toBe(true);
     expect(file.answer.status).toBe(404);
+    expect(file.visit.served.redirects).toBe(0);
   });
 });
 

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import { asciiLocation, buildTrustedProxies, clientIp, type TrustedProxies } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { verifyLinkPassword } from '../../links/link-password';
+import { verifyLinkPassword } from '@app/links';
 import type { VisitorLink } from '../cache/visitor-link';
 import {
   cookie,
@@ -101,7 +101,7 @@ export class PasswordGate implements Gate {
         const token = signSiteAccess(this.secret, link, nowSeconds + SITE_ACCESS_SECONDS);
         const suffix = visit.query === null ? '' : `?${visit.query}`;
         const location = `/${visit.alias}/${token}${access.rest}${suffix}`;
-        redirect(visit.res, 302, location, TEMPORARY_CACHE);
+        redirect(visit, 302, location, TEMPORARY_CACHE);
         return true;
       }
     } else if (!cookie && left <= 0) {

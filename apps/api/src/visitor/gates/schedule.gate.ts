@@ -13,7 +13,7 @@ export class ScheduleGate implements Gate {
   check(visit: Visit, link: VisitorLink): boolean {
     const now = Date.now();
     if (link.startMs !== null && now < link.startMs) {
-      notFound(visit.res, visit.domain, visit.head);
+      notFound(visit, visit.domain, visit.head);
       return true;
     }
     if (link.endMs !== null && now >= link.endMs) {

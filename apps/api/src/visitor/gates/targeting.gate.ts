@@ -44,7 +44,7 @@ export class TargetingGate implements Gate {
       destination = this.target(link, visit.req, visit.ip) ?? destination;
     }
     if (destination === null) {
-      notFound(visit.res, null, visit.head);
+      notFound(visit, null, visit.head);
       return true;
     }
     visit.destination = link.forwardQuery ? appendQuery(destination, visit.query) : destination;

@@ -94,7 +94,7 @@ export class BioForms {
     );
     const done = async (): Promise<void> => {
       if (thankYouUrl !== null) {
-        redirect(visit.res, 303, thankYouUrl, 'no-store');
+        redirect(visit, 303, thankYouUrl, 'no-store');
         return;
       }
       state.thanks = thanks;

@@ -121,13 +121,13 @@ export class BioPages {
         typeof block.settings.location_url === 'string' ? block.settings.location_url : null,
       );
       if (location === null) {
-        notFound(visit.res, visit.domain, visit.head);
+        notFound(visit, visit.domain, visit.head);
         return;
       }
       const counted = visit.head ? Promise.resolve() : this.blocks.countClick(block.id);
       settle(
         visit.res,
-        counted.then(() => redirect(visit.res, 302, location, TEMPORARY_CACHE)),
+        counted.then(() => redirect(visit, 302, location, TEMPORARY_CACHE)),
       );
       return;
     }
@@ -139,11 +139,11 @@ export class BioPages {
         settle(visit.res, this.forms.submit(visit, link, bio, block));
       } else {
         // The form's own address, opened directly: the page.
-        redirect(visit.res, 303, `/${visit.alias}#b${block.id}`, TEMPORARY_CACHE);
+        redirect(visit, 303, `/${visit.alias}#b${block.id}`, TEMPORARY_CACHE);
       }
       return;
     }
-    notFound(visit.res, visit.domain, visit.head);
+    notFound(visit, visit.domain, visit.head);
   }
 }
 

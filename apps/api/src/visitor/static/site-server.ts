@@ -39,13 +39,13 @@ export class SiteServer {
     if (access.token !== null && link.passwordTag === null && visit.req.method !== 'POST') {
       // No password (any more): the token goes, so that URLs copied before keep working.
       const suffix = visit.query === null ? '' : `?${visit.query}`;
-      redirect(visit.res, 302, `/${visit.alias}${access.rest || '/'}${suffix}`, TEMPORARY_CACHE);
+      redirect(visit, 302, `/${visit.alias}${access.rest || '/'}${suffix}`, TEMPORARY_CACHE);
       return true;
     }
     if (access.rest === '') {
       // `/{alias}` goes to `/{alias}/`, so the pages' relative URLs resolve inside the site.
       const suffix = visit.query === null ? '' : `?${visit.query}`;
-      redirect(visit.res, 302, `${visit.path}/${suffix}`, TEMPORARY_CACHE);
+      redirect(visit, 302, `${visit.path}/${suffix}`, TEMPORARY_CACHE);
       return true;
     }
     return false;
@@ -79,7 +79,7 @@ export class SiteServer {
           page(res, 404, notFoundPage(), head);
           return;
         case 'redirect':
-          redirect(res, 302, answer.location, TEMPORARY_CACHE);
+          redirect(visit, 302, answer.location, TEMPORARY_CACHE);
           return;
         case 'file':
           if (answer.html && !head && isPageView(req)) {

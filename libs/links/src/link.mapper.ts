@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { LinkEntity } from '@app/database';
+import { DomainEntity, LinkEntity } from '@app/database';
 import { linkPayload } from '@app/notifications';
 
 export class StaticSiteInfo {
@@ -55,4 +55,9 @@ export function toLinkResponse(
   appUrl: string = baseUrl,
 ): LinkResponse {
   return linkPayload(link, baseUrl, appUrl);
+}
+
+/** The root URL of a custom domain, e.g. `https://go.example.com`. */
+export function domainRoot(domain: Pick<DomainEntity, 'scheme' | 'host'>): string {
+  return `${domain.scheme}${domain.host}`;
 }

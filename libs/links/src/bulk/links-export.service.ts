@@ -3,9 +3,8 @@ import { Actor } from '@app/auth';
 import { AppError, csvRecord, ListQuery, ListSpec } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainsRepository, LinkEntity, LinksRepository } from '@app/database';
-import { toLinkResponse } from '../link.mapper';
+import { domainRoot, toLinkResponse } from '../link.mapper';
 import { LINKS_LIST } from '../links.list';
-import { domainRoot } from '../links.service';
 import { LINK_CSV_COLUMNS, linkCsvRecord } from './link-csv';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;

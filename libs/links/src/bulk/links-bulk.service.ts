@@ -21,8 +21,7 @@ import { CreateLinkDto } from '../dto/create-link.dto';
 import { ImportedLinkDto } from '../dto/imported-link.dto';
 import { LinkChecks } from '../link-checks.service';
 import { LinkInputService, NewLinkInput } from '../link-input.service';
-import { toLinkResponse } from '../link.mapper';
-import { domainRoot } from '../links.service';
+import { domainRoot, toLinkResponse } from '../link.mapper';
 import { BatchedLinkLookups } from './batched-lookups';
 import { atIndex, readBulkBody } from './bulk-body';
 

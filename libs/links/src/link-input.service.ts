@@ -17,7 +17,7 @@ import { isSet, LinkChecks } from './link-checks.service';
 import { hashLinkPassword } from './link-password';
 import { ChatTarget, chatTarget, isTargetingType, parseTargeting, whatsappUrl } from './link-rules';
 import { readSchedule, ScheduleWindow } from './link-schedule';
-import { StaticSites } from './static/static-sites.service';
+import { checkSiteUpload } from './site-upload';
 
 /** A create body, checked: the new row's values but for the owner, the clock and the site. */
 export interface NewLinkInput {
@@ -58,7 +58,7 @@ export class LinkInputService {
     const type = dto.type ?? 'link';
     const domainId = dto.domain_id ?? 0;
     const problems = [
-      ...StaticSites.checkUpload(type, upload, true),
+      ...checkSiteUpload(type, upload, true),
       ...(await checks.referenceProblems(actor, domainId, dto)),
     ];
     const settings = defaultLinkSettings();
@@ -108,7 +108,7 @@ export class LinkInputService {
     upload: UploadedDiskFile | undefined,
   ): Promise<PlannedUpdate> {
     const problems = [
-      ...StaticSites.checkUpload(link.type, upload, false),
+      ...checkSiteUpload(link.type, upload, false),
       ...(await this.checks.referenceProblems(actor, dto.domain_id, dto)),
     ];
     const changes: LinkChanges = {};
