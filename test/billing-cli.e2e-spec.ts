@@ -121,6 +121,7 @@ describe('Command line: plans and payments', () => {
       currency: 'EUR',
       payment_id: 'INV-2030-001',
       status: true,
+      refunded_amount: '0.00',
     });
     // 31 January + 1 month: the last day of February.
     const me = await t.http.get('/v1/user').set('Authorization', user.auth);
@@ -196,5 +197,42 @@ describe('Command line: plans and payments', () => {
     );
     expect(twice.code).toBe(1);
     expect(twice.error.errors[0]).toMatchObject({ status: 404, code: 'payment_not_found' });
+  });
+
+  it('gives the later payments of a subscription to the user its assigned payment went to', async () => {
+    const plan = (await cli('plan:create', '--name', 'Carried')).result.id as number;
+    const recorder = t.app.get(PaymentsRecorder);
+    const renewal = (paymentId: string) =>
+      recorder.record({
+        processor: 'paddle',
+        paymentId,
+        subscriptionId: 'sub_01carried',
+        customerId: 'ctm_01carried',
+        userId: null,
+        email: '',
+        name: null,
+        planId: plan,
+        type: 'recurring',
+        frequency: 'monthly',
+        currency: 'EUR',
+        baseAmount: 900,
+        discountAmount: 0,
+        totalAmount: 900,
+        code: null,
+      });
+    const first = await renewal('txn_01carried1');
+    expect([first.result, first.payment.user_id]).toEqual(['recorded', null]);
+    const user = await t.createUser('carried@example.com');
+    const assigned = await cli(
+      'payment:assign',
+      '--payment-id',
+      String(first.payment.id),
+      '--email',
+      'carried@example.com',
+    );
+    expect(assigned.result).toMatchObject({ id: first.payment.id, user_id: user.id });
+    const second = await renewal('txn_01carried2');
+    expect([second.result, second.payment.user_id]).toEqual(['recorded', user.id]);
+    expect((await cli('payment:list', '--unmatched')).result).toEqual([]);
   });
 });

@@ -145,7 +145,15 @@ const webhookBodyArb: fc.Arbitrary<[Processor, string]> = fc.oneof(
   ),
   fc
     .record({
-      type: fc.constantFrom('checkout.session.completed', 'invoice.paid', 'charge.refunded', 'x'),
+      type: fc.constantFrom(
+        'checkout.session.completed',
+        'checkout.session.async_payment_succeeded',
+        'checkout.session.async_payment_failed',
+        'invoice.paid',
+        'invoice_payment.paid',
+        'charge.refunded',
+        'x',
+      ),
       data: fc.oneof(
         fc.jsonValue({ maxDepth: 2 }),
         fc.record({
@@ -158,7 +166,28 @@ const webhookBodyArb: fc.Arbitrary<[Processor, string]> = fc.oneof(
               amount_total: amountArb,
               amount_subtotal: amountArb,
               amount_paid: amountArb,
+              amount_refunded: amountArb,
               refunded: fc.boolean(),
+              invoice: fc.constantFrom('in_f', 7, null, { id: 'in_f' }),
+              payment_intent: fc.constantFrom('pi_f', '', null, { id: 'pi_f' }, 'x'.repeat(300)),
+              payment: fc.jsonValue({ maxDepth: 2 }),
+              parent: fc.jsonValue({ maxDepth: 3 }),
+              lines: fc.oneof(
+                fc.jsonValue({ maxDepth: 3 }),
+                fc.record({
+                  data: fc.array(
+                    fc.record(
+                      {
+                        amount: amountArb,
+                        period: fc.record({ start: amountArb, end: amountArb }),
+                        parent: fc.jsonValue({ maxDepth: 2 }),
+                      },
+                      { requiredKeys: [] },
+                    ),
+                    { maxLength: 3 },
+                  ),
+                }),
+              ),
             },
             { requiredKeys: [] },
           ),
@@ -168,12 +197,24 @@ const webhookBodyArb: fc.Arbitrary<[Processor, string]> = fc.oneof(
     .map((event): [Processor, string] => ['stripe', JSON.stringify(event)]),
   fc
     .record({
-      event_type: fc.constantFrom('transaction.completed', 'transaction.created'),
+      event_type: fc.constantFrom(
+        'transaction.completed',
+        'transaction.created',
+        'adjustment.created',
+        'adjustment.updated',
+      ),
       data: fc.oneof(
         fc.jsonValue({ maxDepth: 2 }),
         fc.record(
           {
-            id: fc.constantFrom('txn_f', ''),
+            id: fc.constantFrom('txn_f', 'adj_f', ''),
+            action: fc.constantFrom('refund', 'credit'),
+            status: fc.constantFrom('approved', 'pending_approval'),
+            type: fc.constantFrom('full', 'partial'),
+            transaction_id: fc.constantFrom('txn_f', '', 3),
+            subscription_id: fc.constantFrom('sub_f', null, 4),
+            customer_id: fc.constantFrom('ctm_f', null, {}),
+            totals: fc.record({ total: amountArb }),
             currency_code: fc.constantFrom('JPY', 'EUR', 'EURO'),
             details: fc.record({
               totals: fc.record({
@@ -192,7 +233,13 @@ const webhookBodyArb: fc.Arbitrary<[Processor, string]> = fc.oneof(
     .record({
       meta: fc.oneof(
         fc.record({
-          event_name: fc.constantFrom('order_created', 'subscription_payment_success', 'x'),
+          event_name: fc.constantFrom(
+            'order_created',
+            'order_refunded',
+            'subscription_payment_success',
+            'subscription_payment_refunded',
+            'x',
+          ),
         }),
         fc.jsonValue({ maxDepth: 1 }),
       ),
@@ -207,6 +254,10 @@ const webhookBodyArb: fc.Arbitrary<[Processor, string]> = fc.oneof(
               subtotal: amountArb,
               total: amountArb,
               discount_total: amountArb,
+              refunded: fc.boolean(),
+              refunded_amount: amountArb,
+              customer_id: fc.constantFrom(300, '300', null, -1, 1.5),
+              subscription_id: fc.constantFrom(400, null, 'x'),
             },
             { requiredKeys: [] },
           ),

@@ -5,3 +5,4 @@ export * from './payment-values';
 export * from './payments.recorder';
 export * from './plan-limits';
 export * from './plans.service';
+export * from './refund-rule';

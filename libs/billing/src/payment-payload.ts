@@ -18,6 +18,7 @@ export interface PaymentPayload {
   code: string | null;
   payment_id: string;
   status: boolean;
+  refunded_amount: string;
   datetime: string;
 }
 
@@ -37,6 +38,7 @@ export function paymentPayload(payment: PaymentEntity): PaymentPayload {
     code: payment.code,
     payment_id: payment.payment_id,
     status: payment.status,
+    refunded_amount: formatMinor(payment.refunded_amount, payment.currency),
     datetime: formatDateTime(payment.datetime),
   };
 }

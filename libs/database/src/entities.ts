@@ -1,4 +1,5 @@
 import { AccountLogEntity } from './account-logs/account-log.entity';
+import { PaymentReferenceEntity } from './billing/payment-reference.entity';
 import { PaymentEntity } from './billing/payment.entity';
 import { PlanEntity } from './billing/plan.entity';
 import { BiolinkBlockEntity } from './biolink-blocks/biolink-block.entity';
@@ -34,6 +35,7 @@ export const ENTITIES = [
   UserEntity,
   PlanEntity,
   PaymentEntity,
+  PaymentReferenceEntity,
   ApiKeyEntity,
   ProjectEntity,
   DomainEntity,

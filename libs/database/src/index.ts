@@ -1,6 +1,7 @@
 export * from './account-logs/account-log.entity';
 export * from './account-logs/account-logs';
 export * from './account-logs/account-logs.repository';
+export * from './billing/payment-reference.entity';
 export * from './billing/payment.entity';
 export * from './billing/payments.repository';
 export * from './billing/plan-settings';

@@ -13,3 +13,4 @@ export * from './openapi-responses';
 export * from './redis-server';
 export * from './docs-examples';
 export * from './test-service';
+export * from './processor-events';

@@ -27,6 +27,12 @@ export class PaymentResponse implements PaymentPayload {
   @ApiProperty({ type: String, nullable: true, example: null }) code!: string | null;
   @ApiProperty({ example: 'in_1QxYz', description: 'The processor’s own id of the payment.' })
   payment_id!: string;
-  @ApiProperty({ example: true, description: 'false once refunded.' }) status!: boolean;
+  @ApiProperty({ example: true, description: 'false once fully refunded.' }) status!: boolean;
+  @ApiProperty({
+    example: '0.00',
+    description:
+      'Refunded so far, a decimal string like total_amount: a partial refund leaves status true; a full refund makes it total_amount (docs/billing.md, "Refunds").',
+  })
+  refunded_amount!: string;
   @ApiProperty({ example: '2026-11-26 10:00:00' }) datetime!: string;
 }

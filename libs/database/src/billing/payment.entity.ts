@@ -9,6 +9,8 @@ import { UserEntity } from '../users/user.entity';
 @Entity('payments')
 @Index(['processor', 'payment_id'], { unique: true })
 @Index(['user_id', 'id'])
+@Index(['processor', 'processor_subscription_id'])
+@Index(['processor', 'processor_customer_id'])
 export class PaymentEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -64,9 +66,34 @@ export class PaymentEntity {
   @Column({ type: String, length: 64, nullable: true })
   code!: string | null;
 
-  /** true once paid; false when refunded. */
+  /** true once paid; false once fully refunded. */
   @Column({ type: Boolean })
   status!: boolean;
+
+  /**
+   * Minor units refunded so far: a partial refund is recorded here and leaves `status` true; a
+   * full refund makes it `total_amount` and `status` false (docs/billing.md, "Refunds").
+   */
+  @Column({ type: 'bigint', transformer: COUNTER_TRANSFORMER, default: 0 })
+  refunded_amount!: number;
+
+  /**
+   * The processor's subscription the payment belongs to (Stripe `sub_…`, Paddle `sub_…`, Lemon
+   * Squeezy's subscription id): a later payment of it goes to the same user.
+   */
+  @Column({ type: String, length: 255, nullable: true })
+  processor_subscription_id!: string | null;
+
+  /** The processor's customer who paid (Stripe `cus_…`, Paddle `ctm_…`, Lemon Squeezy's id). */
+  @Column({ type: String, length: 255, nullable: true })
+  processor_customer_id!: string | null;
+
+  /**
+   * The end of the period paid for, when the processor says (a Stripe invoice line's
+   * `period.end`); null: the frequency decides.
+   */
+  @Column({ type: Date, nullable: true })
+  period_end!: Date | null;
 
   @Column({ type: Date })
   datetime!: Date;

@@ -20,6 +20,7 @@ import { Billing1765400000000 as PostgresBilling } from './postgres/176540000000
 import { ClosedMonths1765500000000 as PostgresClosedMonths } from './postgres/1765500000000-closed-months';
 import { HandlerTeam1765600000000 as PostgresHandlerTeam } from './postgres/1765600000000-handler-team';
 import { SecretsKeyCheck1765620000000 as PostgresSecretsKeyCheck } from './postgres/1765620000000-secrets-key-check';
+import { PaymentReferences1765710000000 as PostgresPaymentReferences } from './postgres/1765710000000-payment-references';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -42,6 +43,7 @@ import { Billing1765400000000 as SqliteBilling } from './sqlite/1765400000000-bi
 import { ClosedMonths1765500000000 as SqliteClosedMonths } from './sqlite/1765500000000-closed-months';
 import { HandlerTeam1765600000000 as SqliteHandlerTeam } from './sqlite/1765600000000-handler-team';
 import { SecretsKeyCheck1765620000000 as SqliteSecretsKeyCheck } from './sqlite/1765620000000-secrets-key-check';
+import { PaymentReferences1765710000000 as SqlitePaymentReferences } from './sqlite/1765710000000-payment-references';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -67,6 +69,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteClosedMonths,
   SqliteHandlerTeam,
   SqliteSecretsKeyCheck,
+  SqlitePaymentReferences,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -91,4 +94,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresClosedMonths,
   PostgresHandlerTeam,
   PostgresSecretsKeyCheck,
+  PostgresPaymentReferences,
 ];

@@ -2,6 +2,7 @@ import { isObject } from '@app/common';
 import {
   frequencyOf,
   idOf,
+  idText,
   invalidEvent,
   minorOf,
   pick,
@@ -13,7 +14,8 @@ import {
  * Reads a verified Lemon Squeezy event. `meta.custom_data` keys: `user_id`, `plan_id`,
  * `frequency`. Orders are named `order:<id>`, subscription invoices `subscription-invoice:<id>`
  * (their ids are separate sequences). A subscription's first invoice is its order, recorded by
- * `order_created`; `subscription_payment_success` records the renewals.
+ * `order_created`; `subscription_payment_success` records the renewals, whose user is the one of
+ * an earlier payment of the same subscription or customer when no custom data names one.
  */
 export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
   // Lemon Squeezy's webhook body: `meta.event_name` and the object it is about in `data`.
@@ -24,11 +26,12 @@ export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
     );
   }
   const custom = pick(body, 'meta', 'custom_data');
-  const id = idText(pick(body, 'data', 'id'));
+  const id = idText(pick(body, 'data', 'id')) ?? '';
   const a = pick(body, 'data', 'attributes');
   // Read only for the events that record a payment.
   const common = () => ({
     processor: 'lemonsqueezy' as const,
+    customerId: idText(pick(a, 'customer_id')),
     userId: idOf(pick(custom, 'user_id')),
     email: text(pick(a, 'user_email')) ?? '',
     name: text(pick(a, 'user_name')),
@@ -43,13 +46,12 @@ export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
   switch (event) {
     case 'order_created': {
       if (pick(a, 'status') !== 'paid') return { kind: 'ignored', reason: 'the order is not paid' };
-      const variant = idText(pick(a, 'first_order_item', 'variant_id'));
       return {
         kind: 'payment',
         payment: {
           ...common(),
           paymentId: `order:${id}`,
-          priceId: variant === '' ? null : variant,
+          priceId: idText(pick(a, 'first_order_item', 'variant_id')),
           type: 'one_time',
           typeFromFrequency: true,
         },
@@ -66,13 +68,16 @@ export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
         payment: {
           ...common(),
           paymentId: `subscription-invoice:${id}`,
+          subscriptionId: idText(pick(a, 'subscription_id')),
           priceId: null,
           type: 'recurring',
         },
       };
     }
     case 'order_refunded':
-      return { kind: 'refund', processor: 'lemonsqueezy', paymentIds: [`order:${id}`] };
+      return refund(`order:${id}`, a);
+    case 'subscription_payment_refunded':
+      return refund(`subscription-invoice:${id}`, a);
     default:
       return {
         kind: 'ignored',
@@ -81,8 +86,23 @@ export function readLemonSqueezyEvent(body: unknown): WebhookOutcome {
   }
 }
 
-/** An id Lemon Squeezy sends as a string or a number; '' when it is neither. */
-function idText(value: unknown): string {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-  return text(value) ?? '';
+/**
+ * An order or subscription invoice refunded: `refunded: true` (status `refunded`) in full,
+ * else `refunded_amount` (cumulative, in cents) in part.
+ */
+function refund(paymentKey: string, a: unknown): WebhookOutcome {
+  const full = pick(a, 'refunded') === true || pick(a, 'status') === 'refunded';
+  const amount = minorOf(pick(a, 'refunded_amount'), 'data.attributes.refunded_amount');
+  if (!full && amount === 0) return { kind: 'ignored', reason: 'nothing was refunded' };
+  return {
+    kind: 'refund',
+    refund: {
+      processor: 'lemonsqueezy',
+      references: [{ kind: 'payment', value: paymentKey }],
+      amount,
+      cumulative: true,
+      full,
+      refundId: null,
+    },
+  };
 }

@@ -3,9 +3,11 @@ import {
   cycleFrequency,
   frequencyOf,
   idOf,
+  idText,
   invalidEvent,
   minorOf,
   pick,
+  refs,
   text,
   type WebhookOutcome,
 } from './webhook-outcome';
@@ -16,6 +18,8 @@ const AT = 'data.details.totals';
 /**
  * Reads a verified Paddle Billing event. `custom_data` keys: `user_id`, `plan_id`, `frequency`,
  * `email` (Paddle's transaction carries no email of its own). Totals are strings in minor units.
+ * A renewal carries no `custom_data`: its subscription and customer find the user of an earlier
+ * payment. Refunds are adjustments (`action: refund`), applied once approved.
  */
 export function readPaddleEvent(body: unknown): WebhookOutcome {
   // Paddle's notification: `event_type` and the entity it is about in `data`.
@@ -26,6 +30,7 @@ export function readPaddleEvent(body: unknown): WebhookOutcome {
       'The webhook body is not a Paddle event: it needs an event_type and a data object.',
     );
   }
+  if (type === 'adjustment.created' || type === 'adjustment.updated') return adjustment(t);
   if (type !== 'transaction.completed') {
     return { kind: 'ignored', reason: `${type} is not an event Linkdock records` };
   }
@@ -40,6 +45,8 @@ export function readPaddleEvent(body: unknown): WebhookOutcome {
     payment: {
       processor: 'paddle',
       paymentId: text(pick(t, 'id')) ?? '',
+      subscriptionId: idText(pick(t, 'subscription_id')),
+      customerId: idText(pick(t, 'customer_id')),
       userId: idOf(pick(custom, 'user_id')),
       email: text(pick(custom, 'email')) ?? '',
       name: null,
@@ -57,6 +64,33 @@ export function readPaddleEvent(body: unknown): WebhookOutcome {
           ? minorOf(pick(totals, 'total'), `${AT}.total`)
           : minorOf(grand, `${AT}.grand_total`),
       code: text(pick(t, 'discount', 'code')),
+    },
+  };
+}
+
+/**
+ * An adjustment: a refund once Paddle approved it (`status: approved`; a refund is created
+ * `pending_approval`), of the whole transaction (`type: full`) or part of it, applied once per
+ * adjustment id. Credits and chargebacks are not refunds.
+ */
+function adjustment(a: Record<string, unknown>): WebhookOutcome {
+  if (pick(a, 'action') !== 'refund') {
+    return { kind: 'ignored', reason: 'the adjustment is not a refund' };
+  }
+  if (pick(a, 'status') !== 'approved') {
+    return { kind: 'ignored', reason: 'the refund is not approved (yet)' };
+  }
+  const id = idText(pick(a, 'id'));
+  if (id === null) throw invalidEvent('The adjustment has no id.');
+  return {
+    kind: 'refund',
+    refund: {
+      processor: 'paddle',
+      references: refs(['transaction', idText(pick(a, 'transaction_id'))]),
+      amount: minorOf(pick(a, 'totals', 'total'), 'data.totals.total'),
+      cumulative: false,
+      full: pick(a, 'type') === 'full',
+      refundId: id,
     },
   };
 }

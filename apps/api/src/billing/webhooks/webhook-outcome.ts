@@ -3,8 +3,10 @@ import {
   type PaymentFrequency,
   type PaymentInput,
   type PaymentProcessor,
+  type RefundInput,
 } from '@app/billing';
 import { AppError, isObject } from '@app/common';
+import { type PaymentRef } from '@app/database';
 
 /** A payment as read from a processor's event, before its plan is known for sure. */
 export interface ReadPayment extends Omit<PaymentInput, 'planId' | 'frequency'> {
@@ -21,8 +23,16 @@ export interface ReadPayment extends Omit<PaymentInput, 'planId' | 'frequency'> 
 /** What one verified event asks for. */
 export type WebhookOutcome =
   | { kind: 'payment'; payment: ReadPayment }
-  | { kind: 'refund'; processor: PaymentProcessor; paymentIds: string[] }
-  | { kind: 'ignored'; reason: string };
+  | { kind: 'refund'; refund: RefundInput }
+  /** More ids of a payment (recorded or not yet) whose own id is `paymentKey`. */
+  | { kind: 'link'; processor: PaymentProcessor; paymentKey: string; references: PaymentRef[] }
+  /** Nothing to record; `warn`: worth a line in the log (a delayed payment that failed). */
+  | { kind: 'ignored'; reason: string; warn?: boolean };
+
+/** `{ kind, value }` for each id that is there: the ids an event names a payment by. */
+export function refs(...pairs: Array<readonly [string, string | null]>): PaymentRef[] {
+  return pairs.flatMap(([kind, value]) => (value === null ? [] : [{ kind, value }]));
+}
 
 /** `value[a][b]…`, or undefined when a step is missing. */
 export function pick(value: unknown, ...path: Array<string | number>): unknown {
@@ -37,6 +47,20 @@ export function pick(value: unknown, ...path: Array<string | number>): unknown {
 
 export function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * An id as processors send it: a string, a number (Lemon Squeezy), or an expanded object with an
+ * `id` (Stripe); null when absent or over 255 characters.
+ */
+export function idText(value: unknown): string | null {
+  const raw =
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+      ? String(value)
+      : isObject(value)
+        ? text(value.id)
+        : text(value);
+  return raw !== null && raw.length <= 255 ? raw : null;
 }
 
 /** A positive whole id from metadata, which processors carry as strings. */

@@ -16,10 +16,13 @@ import { WebhookResult, WebhooksService } from './webhooks.service';
 /** What a processor's webhook answers (200), in the `data` envelope. */
 export class WebhookResultDto implements WebhookResult {
   @ApiProperty({
-    enum: ['recorded', 'duplicate', 'refunded', 'ignored'],
+    enum: ['recorded', 'completed', 'duplicate', 'refunded', 'linked', 'ignored'],
     description:
-      '`recorded`: a new payment; `duplicate`: a replay, nothing written; `refunded`: the ' +
-      'payment marked refunded; `ignored`: an event type that records nothing.',
+      '`recorded`: a new payment; `completed`: a payment recorded earlier without a user now ' +
+      'has one and was applied; `duplicate`: a replay, nothing written; `refunded`: a refund ' +
+      'recorded (in full: status false; in part: refunded_amount); `linked`: more ids of a ' +
+      'payment remembered (Stripe `invoice_payment.paid`); `ignored`: an event that records ' +
+      'nothing. See docs/billing.md.',
   })
   result!: WebhookResult['result'];
 

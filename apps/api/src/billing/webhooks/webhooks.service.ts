@@ -22,7 +22,7 @@ import {
 
 /** What a webhook answers (200): what was done with the event. */
 export interface WebhookResult {
-  result: 'recorded' | 'duplicate' | 'refunded' | 'ignored';
+  result: 'recorded' | 'completed' | 'duplicate' | 'refunded' | 'linked' | 'ignored';
   payment_id: number | null;
 }
 
@@ -82,15 +82,22 @@ export class WebhooksService {
 
   private async apply(outcome: WebhookOutcome): Promise<WebhookResult> {
     if (outcome.kind === 'ignored') {
+      if (outcome.warn === true) this.logger.warn(`A webhook recorded nothing: ${outcome.reason}.`);
       return { result: 'ignored', payment_id: null };
     }
     if (outcome.kind === 'refund') {
-      for (const id of outcome.paymentIds) {
-        const payment = await this.recorder.refund(outcome.processor, id);
-        if (payment) return { result: 'refunded', payment_id: payment.id };
-      }
-      this.logger.warn(`A ${outcome.processor} refund names no recorded payment.`);
+      const done = await this.recorder.refund(outcome.refund);
+      if (done) return { result: done.result, payment_id: done.payment.id };
+      this.logger.warn(`A ${outcome.refund.processor} refund names no recorded payment.`);
       return { result: 'ignored', payment_id: null };
+    }
+    if (outcome.kind === 'link') {
+      const { payment, result } = await this.recorder.link(
+        outcome.processor,
+        outcome.paymentKey,
+        outcome.references,
+      );
+      return { result, payment_id: payment?.id ?? null };
     }
     const read = outcome.payment;
     const { planId, frequency } = await this.planOf(read);
@@ -99,30 +106,33 @@ export class WebhooksService {
         ? 'one_time'
         : 'recurring'
       : read.type;
-    const { payment, created } = await this.recorder.record({ ...read, planId, frequency, type });
-    return { result: created ? 'recorded' : 'duplicate', payment_id: payment.id };
+    const { payment, result } = await this.recorder.record({ ...read, planId, frequency, type });
+    return { result, payment_id: payment.id };
   }
 
   /**
-   * The plan paid for: the metadata's, else the plan whose price ids hold the event's price, else
-   * the plan of the same user's previous payment through this processor (a renewal whose event
-   * names no price). The frequency: the event's, the price's, then monthly for recurring
-   * payments and lifetime for one-time ones.
+   * The plan paid for: the plan whose price ids hold the event's price, else the metadata's, else
+   * the plan of the previous payment of the same subscription, customer or user, through
+   * this processor (a renewal whose event names no price). The frequency: the price's, the
+   * event's, then monthly for recurring payments and lifetime for one-time ones.
    */
   private async planOf(read: ReadPayment) {
     const plans = await this.plans.list();
-    let planId =
-      read.planId !== null && plans.some((p) => p.id === read.planId) ? read.planId : null;
-    let frequency = read.frequency;
-    if (planId === null && read.priceId !== null) {
-      const match = planOfPriceId(plans, read.processor, read.priceId);
-      if (match) {
-        planId = match.plan.id;
-        frequency ??= match.frequency;
-      }
+    // The price paid first: a subscription's metadata is a snapshot of its checkout and stays
+    // the same after an upgrade, the price of the line paid for does not.
+    const match = read.priceId === null ? null : planOfPriceId(plans, read.processor, read.priceId);
+    let planId: number | null = match?.plan.id ?? null;
+    let frequency = match?.frequency ?? read.frequency;
+    if (planId === null && read.planId !== null && plans.some((p) => p.id === read.planId)) {
+      planId = read.planId;
     }
     if (planId === null && read.type === 'recurring') {
-      const previous = await this.payments.lastWithPlan(read.processor, read.userId, read.email);
+      const previous = await this.payments.lastWithPlan(read.processor, {
+        subscriptionId: read.subscriptionId ?? null,
+        customerId: read.customerId ?? null,
+        userId: read.userId,
+        email: read.email,
+      });
       if (previous) {
         planId = previous.plan_id;
         frequency ??= frequencyOf(previous.frequency);
