@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { VisitRecorder } from '@app/analytics';
+import { PlansService } from '@app/billing';
 import { Clock } from '@app/common';
 import { Db, Outbox } from '@app/database';
 import { EVENT_NAMES } from '@app/notifications';
@@ -9,6 +10,8 @@ import {
   createTestApp,
   expectWebhookDocumented,
   startTestDnsServer,
+  stripeEvent,
+  stripeSignature,
   TestApp,
   TestDnsServer,
   TestUser,
@@ -20,6 +23,7 @@ import { MockHttpServer, MockSmtpServer } from './support/mock-servers';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const MINUTE = 60_000;
+const STRIPE_SECRET = 'whsec_events_0123456789';
 
 describe('Events: outbox, deliveries, retries', () => {
   let t: TestApp;
@@ -44,6 +48,7 @@ describe('Events: outbox, deliveries, retries', () => {
         SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
         SMTP_FROM: 'Linkdock <bot@links.test>',
         NOTIFY_VENDOR_BASE_URL: `${http.url}/vendor`,
+        STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
       },
     });
     opened.add(t);
@@ -751,11 +756,66 @@ describe('Events: outbox, deliveries, retries', () => {
     await Promise.all([disable(hook.id), disable(other.id)]);
   });
 
-  it('checked the deliveries of every event against docs/openapi.json (afterEach)', () => {
-    // payment.created comes from the processors' webhooks: billing-webhooks.e2e-spec.ts reads it
-    // in the outbox; no test here delivers one.
-    expect([...documented].sort()).toEqual(
-      EVENT_NAMES.filter((name) => name !== 'payment.created').sort(),
+  it('a payment recorded from a signed Stripe checkout reaches the payer’s webhook as payment.created', async () => {
+    // The payer is a user of their own: the plan bought here must not limit the owner's tests.
+    const payer = await t.createUser();
+    const hook = await handler('/paid', { events: ['payment.created'] }, payer);
+    const plan = await t.app.get(PlansService).create({
+      name: 'Events Pro',
+      settings: { links_limit: 1000 },
+      price_ids: { stripe: { monthly: 'price_events_m' } },
+    });
+    // The event is shaped by the `stripe` SDK's own types and signed by its test header helper.
+    const created = Math.floor(now.getTime() / 1000);
+    const body = stripeEvent(
+      'checkout.session.completed',
+      {
+        id: 'cs_events_1',
+        object: 'checkout.session',
+        mode: 'subscription',
+        status: 'complete',
+        payment_status: 'paid',
+        client_reference_id: String(payer.id),
+        customer: 'cus_events',
+        customer_details: { email: 'payer.billing@example.org', name: 'Payer' },
+        subscription: 'sub_events',
+        invoice: 'in_events_1',
+        currency: 'eur',
+        amount_subtotal: 999,
+        amount_total: 999,
+        metadata: { plan_id: String(plan.id), frequency: 'monthly' },
+      },
+      created,
     );
+    const res = await t.http
+      .post('/webhooks/stripe')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', stripeSignature(body, STRIPE_SECRET, created))
+      .send(body);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { result: 'recorded', payment_id: expect.any(Number) } });
+    await dispatcher.drain();
+
+    expect(to('/paid')).toHaveLength(1);
+    const [request] = to('/paid');
+    const verified = new Webhook(hook.webhook_secret).verify(
+      request.body,
+      request.headers as Record<string, string>,
+    );
+    const payment = await t.http
+      .get(`/v1/payments/${res.body.data.payment_id}`)
+      .set('Authorization', payer.auth);
+    expect(payment.status).toBe(200);
+    expect(verified).toEqual({
+      id: expect.stringMatching(/^evt_[\w-]{22}$/),
+      event: 'payment.created',
+      created_at: expect.stringMatching(DATETIME),
+      data: payment.body.data,
+    });
+    await disable(hook.id, payer);
+  });
+
+  it('checked the deliveries of every event against docs/openapi.json (afterEach)', () => {
+    expect([...documented].sort()).toEqual([...EVENT_NAMES].sort());
   });
 });
