@@ -135,6 +135,8 @@ describe('Statistics', () => {
       browser_language: 'de',
       is_unique: unique,
       visitor_hash: '0'.repeat(32),
+      bot: null,
+      qr_code_id: null,
     }));
   }
 
@@ -644,6 +646,8 @@ describe('Statistics', () => {
             browser_language: 'de',
             is_unique: j % 2 === 0,
             visitor_hash: '0'.repeat(32),
+            bot: null,
+            qr_code_id: null,
           })),
         );
       const write = (rows: NewVisit[]) => writeRetrying(user, rows);

@@ -48,7 +48,7 @@ describe(VisitEnricher.name, () => {
 
   it('makes each row, looking each distinct text up once and hashing each visitor once a day', async () => {
     const { enricher: subject, looked } = enricher();
-    const visitor = { ip: '203.0.113.9', userAgent: chrome };
+    const visitor = { ip: '203.0.113.9', userAgent: chrome, kind: 0, qrCodeId: 0 } as const;
     const news = 'https://news.example/a?b';
     const tags = 'utm_source=mail&utm_campaign=%20fall';
     const batch = VisitBatch.of([
@@ -79,6 +79,8 @@ describe(VisitEnricher.name, () => {
       os_name: 'Linux',
       browser_name: 'Chrome',
       device_type: 'desktop',
+      bot: null,
+      qr_code_id: null,
     };
     const today = hash(`2026-11-26|4|203.0.113.9|${chrome}`);
     expect(rows).toEqual([

@@ -58,6 +58,8 @@ function raw(linkId: number, query: string | null = null): RawVisit {
     referer: undefined,
     acceptLanguage: undefined,
     query,
+    kind: 0,
+    qrCodeId: 0,
   };
 }
 

@@ -19,6 +19,8 @@ function visit(overrides: Partial<NewVisit>): NewVisit {
     browser_language: 'de',
     is_unique: true,
     visitor_hash: 'x',
+    bot: null,
+    qr_code_id: null,
     ...overrides,
   };
 }
