@@ -1068,7 +1068,7 @@ describe('Statistics', () => {
       expect(await problems('/?type=visits')).toEqual([
         problem(
           'type',
-          'type must be one of: overview, referrer_host, referrer_path, continent_code, country_code, city_name, os_name, browser_name, device_type, browser_language, utm_source, utm_medium, utm_campaign, hour.',
+          'type must be one of: overview, referrer_host, referrer_path, continent_code, country_code, city_name, os_name, browser_name, device_type, browser_language, utm_source, utm_medium, utm_campaign, bots, qr_codes, hour.',
         ),
       ]);
       expect(await problems('/?type=referrer_path')).toEqual([
