@@ -103,12 +103,15 @@ interface Scans {
   count: number;
 }
 
+const MAX_ID = 2_147_483_647;
+
 /** The batch's scans per code and link, in code id order (the order their rows are locked in). */
 function scansOf(visits: readonly NewVisit[], owners: ReadonlyMap<number, LinkOwner>): Scans[] {
   const scans = new Map<string, Scans>();
   for (const v of visits) {
     const owner = owners.get(v.link_id);
-    if (v.qr_code_id === null || owner === undefined) continue;
+    // Ids are 32-bit (PostgreSQL's integer): a larger one names no code, and is no scan.
+    if (v.qr_code_id === null || v.qr_code_id > MAX_ID || owner === undefined) continue;
     const key = `${v.qr_code_id}:${v.link_id}`;
     const known = scans.get(key);
     if (known) known.count += 1;
