@@ -1,5 +1,5 @@
 import { VisitRecorder } from '@app/analytics';
-import { createTestApp, expectDocumented, TestApp, TestUser } from '@app/testing';
+import { createTestApp, expectDocumented, insertDomain, TestApp, TestUser } from '@app/testing';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -25,11 +25,12 @@ describe('Bots counted apart, QR scans tracked', () => {
   });
   afterAll(() => t?.close());
 
-  async function createLink(alias: string, user = owner): Promise<number> {
+  async function createLink(alias: string, user = owner, domainId = 0): Promise<number> {
     const res = await t.http.post('/v1/links').set('Authorization', user.auth).send({
       location_url: DESTINATION,
       url: alias,
       forward_query_parameters_is_enabled: 1,
+      domain_id: domainId,
     });
     expect(res.status).toBe(201);
     return (res.body as { data: { id: number } }).data.id;
@@ -198,6 +199,44 @@ describe('Bots counted apart, QR scans tracked', () => {
       `SELECT COUNT(*) AS "n" FROM "visits" WHERE "link_id" = ${linkId} AND "qr_code_id" IS NULL AND "bot" IS NULL`,
     );
     expect(Number(stored[0].n)).toBe(7);
+  });
+
+  it("counts scans of a link on the owner's custom domain, not of a stranger's domain", async () => {
+    const domainId = await insertDomain(t, owner.id, 'go.scan.example');
+    await insertDomain(t, stranger.id, 'theirs.scan.example');
+    const linkId = await createLink('bs-domain', owner, domainId);
+    const id = await createCode('https://go.scan.example/bs-domain');
+    // The same alias on the main domain, on a stranger's domain and on another scheme: no link.
+    const mainLink = await createLink('bs-domain');
+    const unmarked = [
+      await createCode('https://theirs.scan.example/bs-domain'),
+      await createCode('http://go.scan.example/bs-domain'),
+      await createCode('https://go.scan.example/bs-domain/'),
+    ];
+    const code = (await data(`/v1/qr-codes/${id}`)) as Row;
+    expect([code.embedded_data, code.link_id]).toEqual([
+      `https://go.scan.example/bs-domain?ld_qr=${id.toString(36)}`,
+      linkId,
+    ]);
+    for (const other of unmarked) {
+      expect(((await data(`/v1/qr-codes/${other}`)) as Row).link_id).toBeNull();
+    }
+
+    const res = await t.http
+      .get(`/bs-domain?ld_qr=${id.toString(36)}`)
+      .set('Host', 'go.scan.example')
+      .set('User-Agent', IPHONE)
+      .redirects(0);
+    expect([res.status, res.headers.location]).toEqual([302, DESTINATION]);
+    // The code's marker on the main domain's link of the same alias is an ordinary visit there.
+    expect(await visit(`/bs-domain?ld_qr=${id.toString(36)}`, IPHONE)).toBe(DESTINATION);
+    await flush();
+    expect(((await data(`/v1/qr-codes/${id}`)) as Row).scans).toBe(1);
+    expect(await data(`/v1/statistics/${linkId}?type=qr_codes`)).toEqual([
+      { qr_code_id: id, pageviews: 1 },
+    ]);
+    expect(await data(`/v1/statistics/${mainLink}?type=qr_codes`)).toEqual([]);
+    expect(((await data(`/v1/links/${mainLink}`)) as Row).clicks).toBe(1);
   });
 
   it('adds the marker to an existing code on its next update', async () => {
