@@ -317,7 +317,7 @@ export class VisitWriter {
       for (const row of added) counted.add(`${Number(row.id)}:${Number(row.link_id)}`);
     }
     const kept = withCheckedScans(ownedVisits, counted);
-    // One array per column and unnest(): 16 parameters whatever the batch size, instead of one
+    // One array per column and unnest(): 18 parameters whatever the batch size, instead of one
     // per value, which costs the driver far less.
     const times = new DateTimeTexts();
     const columns = VISIT_COLUMNS.map((column) =>
