@@ -101,6 +101,7 @@ describe('Bio pages and their blocks', () => {
         splash_page_id: null,
         settings: expect.objectContaining({ ...PAGE_DEFAULTS, password: false }),
         clicks: 0,
+        bot_clicks: 0,
         is_enabled: true,
         start_date: null,
         end_date: null,

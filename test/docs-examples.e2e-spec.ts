@@ -228,6 +228,7 @@ describe('The examples of the docs', () => {
       'docs/qr-codes.md',
       'docs/static-sites.md',
       'docs/teams.md',
+      'docs/visitors.md',
     ]);
   });
 

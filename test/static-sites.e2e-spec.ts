@@ -94,10 +94,11 @@ describe('Static sites', () => {
     return Number(rows[0].n);
   }
 
-  async function pageViews(linkId: number): Promise<number> {
+  /** Page views of people; `bots` true: those of bots and HEAD requests, recorded apart. */
+  async function pageViews(linkId: number, bots = false): Promise<number> {
     await t.app.get(VisitRecorder).flush();
     const rows = await t.dataSource.query<Array<{ n: number | string }>>(
-      `SELECT COUNT(*) AS n FROM visits WHERE link_id = ${Number(linkId)}`,
+      `SELECT COUNT(*) AS n FROM visits WHERE link_id = ${Number(linkId)} AND "bot" IS ${bots ? 'NOT ' : ''}NULL`,
     );
     return Number(rows[0].n);
   }
@@ -170,6 +171,7 @@ describe('Static sites', () => {
           splash_page_id: null,
           settings: staticSettings('Demo site'),
           clicks: 0,
+          bot_clicks: 0,
           is_enabled: true,
           start_date: null,
           end_date: null,
@@ -1188,6 +1190,7 @@ describe('Static sites', () => {
 
     it('counts one visit per page view, not per asset', async () => {
       const before = await pageViews(siteId);
+      const botsBefore = await pageViews(siteId, true);
       const as = (path: string, dest: string) =>
         t.http.get(path).set('User-Agent', CHROME).set('Sec-Fetch-Dest', dest);
       expect((await as('/served/', 'document')).status).toBe(200);
@@ -1196,6 +1199,8 @@ describe('Static sites', () => {
       expect((await as('/served/index.html', 'empty')).status).toBe(200);
       expect((await t.http.head('/served/').set('User-Agent', CHROME)).status).toBe(200);
       expect(await pageViews(siteId)).toBe(before + 1);
+      // The HEAD request of the page is a bot's view (a stylesheet's would be none at all).
+      expect(await pageViews(siteId, true)).toBe(botsBefore + 1);
       expect((await as('/served/docs/', 'document')).status).toBe(200);
       expect(await pageViews(siteId)).toBe(before + 2);
     });

@@ -135,6 +135,8 @@ describe('Statistics', () => {
       browser_language: 'de',
       is_unique: unique,
       visitor_hash: '0'.repeat(32),
+      bot: null,
+      qr_code_id: null,
     }));
   }
 
@@ -644,6 +646,8 @@ describe('Statistics', () => {
             browser_language: 'de',
             is_unique: j % 2 === 0,
             visitor_hash: '0'.repeat(32),
+            bot: null,
+            qr_code_id: null,
           })),
         );
       const write = (rows: NewVisit[]) => writeRetrying(user, rows);
@@ -1064,7 +1068,7 @@ describe('Statistics', () => {
       expect(await problems('/?type=visits')).toEqual([
         problem(
           'type',
-          'type must be one of: overview, referrer_host, referrer_path, continent_code, country_code, city_name, os_name, browser_name, device_type, browser_language, utm_source, utm_medium, utm_campaign, hour.',
+          'type must be one of: overview, referrer_host, referrer_path, continent_code, country_code, city_name, os_name, browser_name, device_type, browser_language, utm_source, utm_medium, utm_campaign, bots, qr_codes, hour.',
         ),
       ]);
       expect(await problems('/?type=referrer_path')).toEqual([

@@ -486,7 +486,7 @@ describe('Visitor edge', () => {
     expect([...seen].sort()).toEqual(['https://a.example/', 'https://b.example/']);
   }, 30_000);
 
-  it('records each visit with its dimensions, marks repeat visitors, and skips bots and HEAD', async () => {
+  it('records each visit with its dimensions, marks repeat visitors, and records bots and HEAD apart', async () => {
     const id = await createLink({ location_url: 'https://example.com/', url: 'edge-record' });
     await visit('/edge-record?utm_source=tw&utm_medium=social&utm_campaign=launch')
       .set('X-Forwarded-For', '81.2.69.160')
@@ -499,8 +499,33 @@ describe('Visitor edge', () => {
     const head = await t.http.head('/edge-record').set('User-Agent', CHROME).redirects(0);
     expect(head.status).toBe(302);
 
-    const rows = await visitsOf(id);
-    expect(rows).toHaveLength(3);
+    const all = await visitsOf(id);
+    // A bot's visit (Slackbot, no user agent at all, HEAD) keeps its family and time, nothing else.
+    expect(all.slice(3)).toEqual(
+      ['Slackbot', 'other', 'HEAD'].map((bot) => ({
+        id: expect.any(Number),
+        link_id: id,
+        datetime: expect.anything(),
+        referrer_host: null,
+        referrer_path: null,
+        utm_source: null,
+        utm_medium: null,
+        utm_campaign: null,
+        continent_code: null,
+        country_code: null,
+        city_name: null,
+        os_name: null,
+        browser_name: null,
+        device_type: null,
+        browser_language: null,
+        is_unique: all[3].is_unique,
+        visitor_hash: '',
+        bot,
+        qr_code_id: null,
+      })),
+    );
+    expect(Boolean(all[3].is_unique)).toBe(false);
+    const rows = all.slice(0, 3);
     const normalised = rows.map((r) => ({ ...r, is_unique: Boolean(r.is_unique) }));
     expect(normalised[0]).toEqual({
       id: expect.any(Number),
@@ -520,6 +545,8 @@ describe('Visitor edge', () => {
       browser_language: 'en',
       is_unique: true,
       visitor_hash: expect.stringMatching(/^[0-9a-f]{32}$/),
+      bot: null,
+      qr_code_id: null,
     });
     expect(normalised[1]).toMatchObject({
       os_name: 'iOS',
@@ -533,8 +560,10 @@ describe('Visitor edge', () => {
       visitor_hash: normalised[1].visitor_hash,
     });
     expect(normalised[0].visitor_hash).not.toBe(normalised[1].visitor_hash);
-    expect(JSON.stringify(rows)).not.toContain('81.2.69.160');
+    expect(JSON.stringify(all)).not.toContain('81.2.69.160');
     expect(await clicksOf(id)).toBe(3);
+    const link = await t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth);
+    expect((link.body as { data: { bot_clicks: number } }).data.bot_clicks).toBe(3);
   });
 
   it('stores UTM values without control characters or half characters, in one batch with the rest', async () => {

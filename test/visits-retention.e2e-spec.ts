@@ -23,6 +23,8 @@ function visitsOf(linkId: number, at: number, n: number): NewVisit[] {
     browser_language: null,
     is_unique: true,
     visitor_hash: '1'.repeat(32),
+    bot: null,
+    qr_code_id: null,
   }));
 }
 

@@ -44,6 +44,7 @@ interface LinkRow {
   settings: string;
   password_hash: string | null;
   clicks: number | string;
+  bot_clicks: number | string;
   is_enabled: boolean | number;
   start_date: string | Date | null;
   end_date: string | Date | null;
@@ -68,6 +69,7 @@ function toEntity(row: LinkRow): LinkEntity {
     settings: row.settings,
     password_hash: row.password_hash,
     clicks: Number(row.clicks),
+    bot_clicks: Number(row.bot_clicks),
     is_enabled: row.is_enabled === true || row.is_enabled === 1,
     start_date: date(row.start_date),
     end_date: date(row.end_date),

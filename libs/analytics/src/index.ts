@@ -8,3 +8,4 @@ export * from './visit-sink';
 export * from './visit-thread';
 export * from './visit-writer';
 export * from './visitor-info';
+export * from './bot-families';

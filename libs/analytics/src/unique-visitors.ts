@@ -21,7 +21,9 @@ export class UniqueVisitors {
    * A visit is unique when its visitor hash (per day, link, IP and user agent) was not seen
    * before today: in Redis when configured (so all instances agree), else in this process.
    */
-  async mark(rows: NewVisit[]): Promise<void> {
+  async mark(all: NewVisit[]): Promise<void> {
+    // A bot's visit is never a unique visitor.
+    const rows = all.some((row) => row.bot !== null) ? all.filter((row) => row.bot === null) : all;
     if (this.redis && this.redis.status === 'ready') {
       try {
         const pipeline = this.redis.pipeline();

@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import fc from 'fast-check';
-import type { RawVisit } from './raw-visit';
+import { BOT, HEAD_REQUEST, type RawVisit, VISITOR } from './raw-visit';
 import { VisitBatch, type VisitBatchData } from './visit-batch';
 
 const AT = Date.UTC(2026, 10, 26, 12);
@@ -14,6 +14,8 @@ function visit(linkId: number, extra: Partial<RawVisit> = {}): RawVisit {
     referer: undefined,
     acceptLanguage: undefined,
     query: null,
+    kind: 0,
+    qrCodeId: 0,
     ...extra,
   };
 }
@@ -127,6 +129,8 @@ describe(VisitBatch.name, () => {
       referer: fc.option(text, { nil: undefined }),
       acceptLanguage: fc.option(text, { nil: undefined }),
       query: fc.option(text, { nil: null }),
+      kind: fc.constantFrom(VISITOR, BOT, HEAD_REQUEST),
+      qrCodeId: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER })),
     });
     await fc.assert(
       fc.asyncProperty(
@@ -141,7 +145,9 @@ describe(VisitBatch.name, () => {
             group.forEach((v) => batch.push(v));
             const kept = [...group];
             for (let d = 0; d < drops[g] && kept.length > 0; d += 1) {
-              expect(batch.dropFirst()).toBe(kept.shift()?.linkId);
+              const dropped = kept.shift() as RawVisit;
+              // A bot's visit counts on no link: its link id is not handed back.
+              expect(batch.dropFirst()).toBe(dropped.kind === VISITOR ? dropped.linkId : -1);
             }
             model.push(kept);
             expect(visitsOf(batch)).toEqual(kept);

@@ -1,4 +1,4 @@
-import type { RawVisit } from './raw-visit';
+import type { RawVisit, VisitKind } from './raw-visit';
 
 /** The texts of a visit, in their order in `texts`: each is an index into `strings`, or NO_TEXT. */
 const IP = 0;
@@ -14,6 +14,8 @@ export const NO_TEXT = -1;
 export interface VisitBatchData {
   linkIds: Float64Array;
   at: Float64Array;
+  kinds: Uint8Array;
+  qrCodeIds: Float64Array;
   texts: Int32Array;
   strings: string[];
 }
@@ -34,6 +36,10 @@ export class VisitBatch {
   /** Float64: exact for any id SQLite's 64-bit integer keys will reach, not only 32-bit ones. */
   private readonly linkIds: Float64Array;
   private readonly times: Float64Array;
+  /** VisitKind of each visit. */
+  private readonly kinds: Uint8Array;
+  /** The QR code each visit's marker named, 0 for none. */
+  private readonly qrCodeIds: Float64Array;
   private readonly texts: Int32Array;
   /** The distinct strings the texts point to. */
   readonly strings: string[];
@@ -45,12 +51,16 @@ export class VisitBatch {
   private constructor(
     linkIds: Float64Array,
     times: Float64Array,
+    kinds: Uint8Array,
+    qrCodeIds: Float64Array,
     texts: Int32Array,
     strings: string[],
     filling: boolean,
   ) {
     this.linkIds = linkIds;
     this.times = times;
+    this.kinds = kinds;
+    this.qrCodeIds = qrCodeIds;
     this.texts = texts;
     this.strings = strings;
     this.index = filling ? new Map() : null;
@@ -61,6 +71,8 @@ export class VisitBatch {
   static withCapacity(capacity: number): VisitBatch {
     return new VisitBatch(
       new Float64Array(capacity),
+      new Float64Array(capacity),
+      new Uint8Array(capacity),
       new Float64Array(capacity),
       new Int32Array(capacity * TEXTS),
       [],
@@ -76,7 +88,15 @@ export class VisitBatch {
 
   /** A batch the thread received (it is complete: nothing is pushed onto it). */
   static fromData(data: VisitBatchData): VisitBatch {
-    return new VisitBatch(data.linkIds, data.at, data.texts, data.strings, false);
+    return new VisitBatch(
+      data.linkIds,
+      data.at,
+      data.kinds,
+      data.qrCodeIds,
+      data.texts,
+      data.strings,
+      false,
+    );
   }
 
   /** The batches' visits, in order, in one batch that lists each string they use once. */
@@ -84,6 +104,8 @@ export class VisitBatch {
     const length = batches.reduce((sum, b) => sum + b.length, 0);
     const linkIds = new Float64Array(length);
     const times = new Float64Array(length);
+    const kinds = new Uint8Array(length);
+    const qrCodeIds = new Float64Array(length);
     const texts = new Int32Array(length * TEXTS);
     const strings: string[] = [];
     const index = new Map<string, number>();
@@ -93,6 +115,8 @@ export class VisitBatch {
       const moved = new Int32Array(batch.strings.length).fill(NO_TEXT);
       linkIds.set(batch.linkIds.subarray(batch.start, batch.end), at);
       times.set(batch.times.subarray(batch.start, batch.end), at);
+      kinds.set(batch.kinds.subarray(batch.start, batch.end), at);
+      qrCodeIds.set(batch.qrCodeIds.subarray(batch.start, batch.end), at);
       for (let i = batch.start * TEXTS; i < batch.end * TEXTS; i += 1) {
         const old = batch.texts[i];
         if (old !== NO_TEXT && moved[old] === NO_TEXT) {
@@ -109,7 +133,7 @@ export class VisitBatch {
       }
       at += batch.length;
     }
-    return new VisitBatch(linkIds, times, texts, strings, false);
+    return new VisitBatch(linkIds, times, kinds, qrCodeIds, texts, strings, false);
   }
 
   get length(): number {
@@ -128,6 +152,8 @@ export class VisitBatch {
     const at = this.end;
     this.linkIds[at] = visit.linkId;
     this.times[at] = visit.at;
+    this.kinds[at] = visit.kind;
+    this.qrCodeIds[at] = visit.qrCodeId;
     const t = at * TEXTS;
     this.texts[t + IP] = this.intern(visit.ip);
     this.texts[t + USER_AGENT] = this.intern(visit.userAgent);
@@ -138,13 +164,16 @@ export class VisitBatch {
     if (this.full) this.index = null;
   }
 
-  /** Removes the oldest visit and returns its link id. */
+  /**
+   * Removes the oldest visit and returns its link id, or -1 when it was a bot's (which counts on
+   * no link's clicks).
+   */
   dropFirst(): number {
     if (this.length === 0) {
       throw new Error('this visit batch is empty');
     }
     this.start += 1;
-    return this.linkIds[this.start - 1];
+    return this.kinds[this.start - 1] === 0 ? this.linkIds[this.start - 1] : -1;
   }
 
   linkId(i: number): number {
@@ -153,6 +182,15 @@ export class VisitBatch {
 
   at(i: number): number {
     return this.times[this.start + i];
+  }
+
+  kind(i: number): VisitKind {
+    return this.kinds[this.start + i] as VisitKind;
+  }
+
+  /** The QR code the i-th visit's marker named, 0 for none. */
+  qrCodeId(i: number): number {
+    return this.qrCodeIds[this.start + i];
   }
 
   /** Index of the visit's address in `strings`. */
@@ -192,6 +230,8 @@ export class VisitBatch {
       referer: text(this.refererRef(i)),
       acceptLanguage: text(this.languageRef(i)),
       query: text(this.queryRef(i)) ?? null,
+      kind: this.kind(i),
+      qrCodeId: this.qrCodeId(i),
     };
   }
 
@@ -200,7 +240,15 @@ export class VisitBatch {
    * use (the writer sizes its lookups by the list).
    */
   slice(from: number, to: number = this.length): VisitBatch {
-    const view = new VisitBatch(this.linkIds, this.times, this.texts, this.strings, false);
+    const view = new VisitBatch(
+      this.linkIds,
+      this.times,
+      this.kinds,
+      this.qrCodeIds,
+      this.texts,
+      this.strings,
+      false,
+    );
     view.start = this.start + Math.max(0, Math.min(from, this.length));
     view.end = Math.max(view.start, this.start + Math.max(0, Math.min(to, this.length)));
     return VisitBatch.concat([view]);
@@ -212,6 +260,8 @@ export class VisitBatch {
     return {
       linkIds: whole ? this.linkIds : this.linkIds.slice(this.start, this.end),
       at: whole ? this.times : this.times.slice(this.start, this.end),
+      kinds: whole ? this.kinds : this.kinds.slice(this.start, this.end),
+      qrCodeIds: whole ? this.qrCodeIds : this.qrCodeIds.slice(this.start, this.end),
       texts: whole ? this.texts : this.texts.slice(this.start * TEXTS, this.end * TEXTS),
       strings: this.strings,
     };

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { BOT, HEAD_REQUEST, VISITOR } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
 import { VisitBatch } from './visit-batch';
 import { VisitEnricher, visitText } from './visit-enricher';
@@ -38,6 +39,10 @@ describe(VisitEnricher.name, () => {
         looked.push(`language ${header}`);
         return header.slice(0, 2);
       },
+      botFamily: (ua: string) => {
+        looked.push(`bot ${ua}`);
+        return ua.split('/')[0];
+      },
     } as unknown as VisitorInfo;
     return { looked, enricher: new VisitEnricher(info, secret, new UniqueVisitors(null)) };
   }
@@ -48,7 +53,7 @@ describe(VisitEnricher.name, () => {
 
   it('makes each row, looking each distinct text up once and hashing each visitor once a day', async () => {
     const { enricher: subject, looked } = enricher();
-    const visitor = { ip: '203.0.113.9', userAgent: chrome };
+    const visitor = { ip: '203.0.113.9', userAgent: chrome, kind: 0, qrCodeId: 0 } as const;
     const news = 'https://news.example/a?b';
     const tags = 'utm_source=mail&utm_campaign=%20fall';
     const batch = VisitBatch.of([
@@ -79,6 +84,8 @@ describe(VisitEnricher.name, () => {
       os_name: 'Linux',
       browser_name: 'Chrome',
       device_type: 'desktop',
+      bot: null,
+      qr_code_id: null,
     };
     const today = hash(`2026-11-26|4|203.0.113.9|${chrome}`);
     expect(rows).toEqual([
@@ -136,5 +143,66 @@ describe(VisitEnricher.name, () => {
       },
     ]);
     expect(looked).toEqual([`device ${chrome}`, 'geo 203.0.113.9', 'language de-DE']);
+  });
+
+  it("keeps a bot's family and time only, and the QR code of a visitor's scan", async () => {
+    const { enricher: subject, looked } = enricher();
+    const none = { referer: undefined, acceptLanguage: undefined, query: null, qrCodeId: 0 };
+    const rows = await subject.enrich(
+      VisitBatch.of([
+        { ...none, linkId: 4, at, ip: '', userAgent: 'curl/8.5.0', kind: BOT },
+        { ...none, linkId: 4, at, ip: '', userAgent: 'curl/8.5.0', kind: BOT },
+        { ...none, linkId: 4, at, ip: '', userAgent: chrome, kind: HEAD_REQUEST },
+        {
+          ...none,
+          linkId: 4,
+          at,
+          ip: '203.0.113.9',
+          userAgent: chrome,
+          kind: VISITOR,
+          qrCodeId: 9,
+        },
+      ]),
+    );
+    const bot = (family: string) => ({
+      link_id: 4,
+      datetime: new Date(at),
+      referrer_host: null,
+      referrer_path: null,
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      continent_code: null,
+      country_code: null,
+      city_name: null,
+      os_name: null,
+      browser_name: null,
+      device_type: null,
+      browser_language: null,
+      is_unique: false,
+      visitor_hash: '',
+      bot: family,
+      qr_code_id: null,
+    });
+    expect(rows).toEqual([
+      bot('curl'),
+      bot('curl'),
+      bot('HEAD'),
+      {
+        ...bot('x'),
+        continent_code: 'EU',
+        country_code: 'DE',
+        city_name: '203',
+        os_name: 'Linux',
+        browser_name: 'Chrome',
+        device_type: 'desktop',
+        is_unique: true,
+        visitor_hash: hash(`2026-11-26|4|203.0.113.9|${chrome}`),
+        bot: null,
+        qr_code_id: 9,
+      },
+    ]);
+    // The family is looked up once per user agent of the batch; a bot has no device or place.
+    expect(looked).toEqual(['bot curl/8.5.0', `device ${chrome}`, 'geo 203.0.113.9']);
   });
 });

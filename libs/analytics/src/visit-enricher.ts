@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DateTimeTexts } from '@app/database/db-values';
 import type { NewVisit } from '@app/database/rollups/visit-columns';
+import { HEAD_BOT } from './bot-families';
+import { HEAD_REQUEST, VISITOR } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
 import { NO_TEXT, type VisitBatch } from './visit-batch';
 import { type DeviceInfo, type GeoInfo, VisitorInfo } from './visitor-info';
@@ -38,6 +40,7 @@ export class VisitEnricher {
     const referrers = new Array<Referrer | undefined>(strings.length);
     const languages = new Array<string | null | undefined>(strings.length);
     const tags = new Array<UtmTags | undefined>(strings.length);
+    const bots = new Array<string | undefined>(strings.length);
     const hashes = new Map<string, string>();
     const rows: NewVisit[] = [];
     for (let i = 0; i < batch.length; i += 1) {
@@ -48,6 +51,15 @@ export class VisitEnricher {
       const refererRef = batch.refererRef(i);
       const languageRef = batch.languageRef(i);
       const queryRef = batch.queryRef(i);
+      const kind = batch.kind(i);
+      if (kind !== VISITOR) {
+        // A bot's visit: its family, and nothing derived from address, language or referrer.
+        const family =
+          kind === HEAD_REQUEST ? HEAD_BOT : (bots[ua] ??= this.info.botFamily(strings[ua]));
+        rows.push(botVisit(linkId, new Date(at), family));
+        continue;
+      }
+      const qrCodeId = batch.qrCodeId(i);
       const device = (devices[ua] ??= this.info.device(strings[ua]));
       const geo = (places[ip] ??= this.info.geo(strings[ip]));
       const referrer =
@@ -88,11 +100,41 @@ export class VisitEnricher {
         browser_language: language,
         is_unique: false,
         visitor_hash: hash,
+        bot: null,
+        qr_code_id: qrCodeId === 0 ? null : qrCodeId,
       });
     }
     await this.unique.mark(rows);
     return rows;
   }
+}
+
+/**
+ * The row of a bot's visit: its link, time and family. No visitor hash (it is never a unique
+ * visitor), no location (no address is kept), no device, language, referrer or UTM tags (the
+ * breakdowns count visitors only), no QR code (a scan is a person's).
+ */
+function botVisit(linkId: number, datetime: Date, bot: string): NewVisit {
+  return {
+    link_id: linkId,
+    datetime,
+    referrer_host: null,
+    referrer_path: null,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    continent_code: null,
+    country_code: null,
+    city_name: null,
+    os_name: null,
+    browser_name: null,
+    device_type: null,
+    browser_language: null,
+    is_unique: false,
+    visitor_hash: '',
+    bot,
+    qr_code_id: null,
+  };
 }
 
 interface Referrer {

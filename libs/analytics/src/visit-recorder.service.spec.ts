@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { type NewVisit, OutboxWaker } from '@app/database';
-import type { RawVisit } from './raw-visit';
+import { BOT, type RawVisit } from './raw-visit';
 import { UniqueVisitors } from './unique-visitors';
 import type { VisitBatch } from './visit-batch';
 import { VisitEnricher } from './visit-enricher';
@@ -36,6 +36,7 @@ function setup(fail: (rows: NewVisit[]) => Error | null) {
     device: () => ({ os_name: null, browser_name: null, device_type: null }),
     geo: () => ({ continent_code: null, country_code: null, city_name: null }),
     language: () => null,
+    botFamily: () => 'curl',
   } as unknown as VisitorInfo;
   const recorder = new VisitRecorder(
     new InlineVisitSink(
@@ -58,6 +59,8 @@ function raw(linkId: number, query: string | null = null): RawVisit {
     referer: undefined,
     acceptLanguage: undefined,
     query,
+    kind: 0,
+    qrCodeId: 0,
   };
 }
 
@@ -70,6 +73,27 @@ describe(VisitRecorder.name, () => {
     expect(stored.map((v) => v.link_id)).toEqual([1, 2, 3]);
     expect([recorder.counted, recorder.written, recorder.dropped]).toEqual([3, 3, 0]);
     expect(recorder.unflushed(2)).toBe(0);
+  });
+
+  it("keeps a bot's visits off its link's unflushed clicks, through writes, refusals and overflow", async () => {
+    const bot = (linkId: number): RawVisit => ({ ...raw(linkId), ip: '', kind: BOT });
+    // Link 3's visitor breaks a constraint: its batch is written one at a time, the bot alone.
+    const { recorder, stored } = setup((rows) =>
+      rows.some((v) => v.link_id === 3 && v.bot === null) ? pgError('21000') : null,
+    );
+    recorder.maxBuffered = 5;
+    [bot(1), raw(1), bot(2), bot(3), raw(3), bot(1)].forEach((v) => recorder.record(v));
+    // The first (a bot's) went with the overflow, releasing nothing.
+    expect([1, 2, 3].map((id) => recorder.unflushed(id))).toEqual([1, 0, 1]);
+    await recorder.flushAll();
+    expect(stored.map((v) => [v.link_id, v.bot])).toEqual([
+      [1, null],
+      [2, 'curl'],
+      [3, 'curl'],
+      [1, 'curl'],
+    ]);
+    expect([1, 2, 3].map((id) => recorder.unflushed(id))).toEqual([0, 0, 0]);
+    expect([recorder.written, recorder.dropped, recorder.overflowed]).toEqual([4, 1, 1]);
   });
 
   it('drops only the visit the database refuses as data, and writes the others', async () => {

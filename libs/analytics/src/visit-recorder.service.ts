@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { OutboxWaker } from '@app/database';
-import type { RawVisit } from './raw-visit';
+import { type RawVisit, VISITOR } from './raw-visit';
 import { VisitBatch } from './visit-batch';
 import {
   LIMITED_LINKS_WRITTEN,
@@ -97,7 +97,8 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
   record(visit: RawVisit): void {
     if (this.buffered >= this.maxBuffered) {
       const oldest = this.buffer[0];
-      this.release(oldest.dropFirst(), 1);
+      const linkId = oldest.dropFirst();
+      if (linkId !== -1) this.release(linkId, 1);
       if (oldest.length === 0) this.buffer.shift();
       this.buffered -= 1;
       this.overflowed += 1;
@@ -111,7 +112,10 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     last.push(visit);
     this.buffered += 1;
     this.counted += 1;
-    this.pending.set(visit.linkId, (this.pending.get(visit.linkId) ?? 0) + 1);
+    if (visit.kind === VISITOR) {
+      // Bots' visits count on no link's clicks (nor its clicks limit).
+      this.pending.set(visit.linkId, (this.pending.get(visit.linkId) ?? 0) + 1);
+    }
     if (this.buffered >= FLUSH_BATCH && !this.flushing) {
       void this.flush();
     }
@@ -134,7 +138,7 @@ export class VisitRecorder implements OnModuleInit, OnModuleDestroy, BeforeAppli
     );
   }
 
-  /** Counted visits of a link that are not in the database yet. */
+  /** Counted visits (not bots') of a link that are not in the database yet. */
   unflushed(linkId: number): number {
     return this.pending.get(linkId) ?? 0;
   }

@@ -116,7 +116,7 @@ export class InlineVisitSink implements VisitSink {
           return j;
         }
         outcome.dropped += 1;
-        release(released, rows[j].link_id, 1);
+        if (rows[j].bot === null) release(released, rows[j].link_id, 1);
         this.logger.error(
           `A visit of link ${rows[j].link_id} was refused and dropped: ${String(error)}`,
         );
@@ -140,8 +140,9 @@ export class InlineVisitSink implements VisitSink {
     outcome.written += result.written;
     outcome.limitedLinks.push(...result.limitedLinks);
     outcome.limitsReached += result.limitsReached;
+    // Bots' visits were never pending on their links (VisitRecorder.record).
     for (const [linkId, count] of countByLink(rows)) {
-      release(released, linkId, count);
+      if (count.clicks > 0) release(released, linkId, count.clicks);
     }
   }
 }

@@ -55,6 +55,8 @@ function visits(...linkIds: number[]): VisitBatch {
       referer: undefined,
       acceptLanguage: undefined,
       query: null,
+      kind: 0,
+      qrCodeId: 0,
     })),
   );
 }

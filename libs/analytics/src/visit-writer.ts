@@ -72,14 +72,78 @@ function dbParam(
   return value;
 }
 
-/** How many of the visits belong to each link. */
-export function countByLink(visits: readonly Pick<NewVisit, 'link_id'>[]): Map<number, number> {
-  const counts = new Map<number, number>();
+/** A link's visits in a batch: visitors' (its clicks) and bots' (its bot_clicks). */
+export interface LinkCounts {
+  clicks: number;
+  bots: number;
+}
+
+/** How many of the visits belong to each link, visitors' and bots' apart. */
+export function countByLink(
+  visits: readonly Pick<NewVisit, 'link_id' | 'bot'>[],
+): Map<number, LinkCounts> {
+  const counts = new Map<number, LinkCounts>();
   for (const v of visits) {
-    counts.set(v.link_id, (counts.get(v.link_id) ?? 0) + 1);
+    let count = counts.get(v.link_id);
+    if (count === undefined) {
+      count = { clicks: 0, bots: 0 };
+      counts.set(v.link_id, count);
+    }
+    if (v.bot === null) count.clicks += 1;
+    else count.bots += 1;
   }
   return counts;
 }
+
+/** A QR code's scans in a batch: the code, the link its marker was read on, how many. */
+interface Scans {
+  qrCodeId: number;
+  linkId: number;
+  userId: number;
+  count: number;
+}
+
+const MAX_ID = 2_147_483_647;
+
+/** The batch's scans per code and link, in code id order (the order their rows are locked in). */
+function scansOf(visits: readonly NewVisit[], owners: ReadonlyMap<number, LinkOwner>): Scans[] {
+  const scans = new Map<string, Scans>();
+  for (const v of visits) {
+    const owner = owners.get(v.link_id);
+    // Ids are 32-bit (PostgreSQL's integer): a larger one names no code, and is no scan.
+    if (v.qr_code_id === null || v.qr_code_id > MAX_ID || owner === undefined) continue;
+    const key = `${v.qr_code_id}:${v.link_id}`;
+    const known = scans.get(key);
+    if (known) known.count += 1;
+    else
+      scans.set(key, {
+        qrCodeId: v.qr_code_id,
+        linkId: v.link_id,
+        userId: owner.userId,
+        count: 1,
+      });
+  }
+  return [...scans.values()].sort((a, b) => a.qrCodeId - b.qrCodeId || a.linkId - b.linkId);
+}
+
+/**
+ * The visits with the scans that named no code of theirs made ordinary visits: a marker counts
+ * only for a code that exists, belongs to the link's owner and encodes that link (`counted`:
+ * the `${code}:${link}` pairs whose code row took the scans).
+ */
+function withCheckedScans(visits: NewVisit[], counted: ReadonlySet<string>): NewVisit[] {
+  if (visits.every((v) => v.qr_code_id === null || counted.has(`${v.qr_code_id}:${v.link_id}`))) {
+    return visits;
+  }
+  return visits.map((v) =>
+    v.qr_code_id === null || counted.has(`${v.qr_code_id}:${v.link_id}`)
+      ? v
+      : { ...v, qr_code_id: null },
+  );
+}
+
+const ADD_SCANS_SQLITE = `UPDATE "qr_codes" SET "scans" = "scans" + ?
+  WHERE "id" = ? AND "link_id" = ? AND "user_id" = ? RETURNING "id"`;
 
 interface SqliteStatements {
   db: BetterSqlite3.Database;
@@ -163,31 +227,41 @@ export class VisitWriter {
     );
     const owner = db.prepare(`${OWNER_SELECT} WHERE l."id" = ?`);
     const addClicks = db.prepare(
-      `UPDATE "links" SET "clicks" = "clicks" + ? WHERE "id" = ? ${CLICKS_RETURNING}`,
+      `UPDATE "links" SET "clicks" = "clicks" + ?, "bot_clicks" = "bot_clicks" + ? WHERE "id" = ? ${CLICKS_RETURNING}`,
     );
+    const addScans = db.prepare(ADD_SCANS_SQLITE);
     const rollups = sqliteRollupWriter(db);
     const closedMonths = db.prepare(SELECT_MARK).pluck();
     // better-sqlite3's own synchronous transaction on this thread's connection: nothing can
     // interleave with it (the main thread's inline writer checks isBusy first).
     // eslint-disable-next-line no-restricted-syntax
-    const write = db.transaction((batch: NewVisit[], touched: LinkAddress[]) => {
+    const write = db.transaction((given: NewVisit[], touched: LinkAddress[]) => {
       const times = new DateTimeTexts();
       const owners = new Map<number, LinkOwner>();
       const limited: number[] = [];
       let written = 0;
-      for (const [linkId, count] of countByLink(batch)) {
+      for (const [linkId, { clicks: count, bots }] of countByLink(given)) {
         const row = owner.get(linkId) as OwnerRow | undefined;
         if (row === undefined) {
           continue;
         }
         owners.set(linkId, { userId: row.user_id, timeZone: row.timezone });
-        const after = addClicks.get(count, linkId) as ClicksRow;
-        if (crossedClicksLimit(after.settings, Number(after.clicks), count)) limited.push(linkId);
-        if (belowClicksLimit(after.settings, Number(after.clicks) - count))
-          touched.push(address(after));
-        written += count;
+        const after = addClicks.get(count, bots, linkId) as ClicksRow;
+        if (count > 0) {
+          if (crossedClicksLimit(after.settings, Number(after.clicks), count)) limited.push(linkId);
+          if (belowClicksLimit(after.settings, Number(after.clicks) - count))
+            touched.push(address(after));
+        }
+        written += count + bots;
       }
       raiseClicksLimitSqlite(db, limited, this.config.appUrl, new Date());
+      const counted = new Set<string>();
+      for (const scan of scansOf(given, owners)) {
+        if (addScans.get(scan.count, scan.qrCodeId, scan.linkId, scan.userId) !== undefined) {
+          counted.add(`${scan.qrCodeId}:${scan.linkId}`);
+        }
+      }
+      const batch = withCheckedScans(given, counted);
       for (const visit of batch) {
         if (owners.has(visit.link_id)) {
           insert.run(VISIT_COLUMNS.map((c) => dbParam(visit[c], false, times)));
@@ -218,11 +292,32 @@ export class VisitWriter {
     const owners = new Map<number, LinkOwner>(
       rows.map((r) => [Number(r.id), { userId: Number(r.user_id), timeZone: r.timezone }]),
     );
-    const kept = visits.filter((v) => owners.has(v.link_id));
-    if (kept.length === 0) {
+    const ownedVisits = visits.filter((v) => owners.has(v.link_id));
+    if (ownedVisits.length === 0) {
       return { written: 0, limitedLinks: touched, limitsReached: 0 };
     }
-    // One array per column and unnest(): 16 parameters whatever the batch size, instead of one
+    // The codes' rows, in id order (scansOf): concurrent writers lock them in the same order.
+    const scans = scansOf(ownedVisits, owners);
+    const counted = new Set<string>();
+    if (scans.length > 0) {
+      const [added] = await em.query<
+        [Array<{ id: number | string; link_id: number | string }>, number]
+      >(
+        `UPDATE "qr_codes" q SET "scans" = q."scans" + a."n"
+          FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[]) AS a("id", "link_id", "user_id", "n")
+          WHERE q."id" = a."id" AND q."link_id" = a."link_id" AND q."user_id" = a."user_id"
+          RETURNING q."id", q."link_id"`,
+        [
+          scans.map((x) => x.qrCodeId),
+          scans.map((x) => x.linkId),
+          scans.map((x) => x.userId),
+          scans.map((x) => x.count),
+        ],
+      );
+      for (const row of added) counted.add(`${Number(row.id)}:${Number(row.link_id)}`);
+    }
+    const kept = withCheckedScans(ownedVisits, counted);
+    // One array per column and unnest(): 18 parameters whatever the batch size, instead of one
     // per value, which costs the driver far less.
     const times = new DateTimeTexts();
     const columns = VISIT_COLUMNS.map((column) =>
@@ -236,14 +331,19 @@ export class VisitWriter {
     // Every link's clicks in one statement (a batch of a busy minute touches a thousand links).
     const added = [...counts].filter(([linkId]) => owners.has(linkId));
     const [updated] = await em.query<[Array<ClicksRow & { id: number | string }>, number]>(
-      `UPDATE "links" l SET "clicks" = l."clicks" + a."n"
-        FROM unnest($1::int[], $2::bigint[]) AS a("id", "n") WHERE l."id" = a."id"
+      `UPDATE "links" l SET "clicks" = l."clicks" + a."n", "bot_clicks" = l."bot_clicks" + a."b"
+        FROM unnest($1::int[], $2::bigint[], $3::bigint[]) AS a("id", "n", "b") WHERE l."id" = a."id"
         RETURNING l."id", l."clicks", l."settings", l."domain_id", l."url"`,
-      [added.map(([linkId]) => linkId), added.map(([, count]) => count)],
+      [
+        added.map(([linkId]) => linkId),
+        added.map(([, count]) => count.clicks),
+        added.map(([, count]) => count.bots),
+      ],
     );
     const limited: number[] = [];
     for (const after of updated.sort((a, b) => Number(a.id) - Number(b.id))) {
-      const count = counts.get(Number(after.id)) ?? 0;
+      const count = counts.get(Number(after.id))?.clicks ?? 0;
+      if (count === 0) continue;
       if (crossedClicksLimit(after.settings, Number(after.clicks), count))
         limited.push(Number(after.id));
       if (belowClicksLimit(after.settings, Number(after.clicks) - count))

@@ -4,6 +4,7 @@ import { countries } from 'countries-list';
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
 import { BoundedCache } from '@app/common/cache/bounded-cache';
+import { botFamily, OTHER_BOT } from './bot-families';
 import { type GeoFiles, loadGeoFiles } from './geo-files';
 import { GeoTree } from './geo-tree';
 
@@ -39,6 +40,7 @@ const CACHE_LIMIT = 10_000;
 export class VisitorInfo {
   private readonly logger = new Logger(VisitorInfo.name);
   private readonly bots = new BoundedCache<boolean>(CACHE_LIMIT);
+  private readonly families = new BoundedCache<string>(CACHE_LIMIT);
   private readonly devices = new BoundedCache<DeviceInfo>(CACHE_LIMIT);
   /** Addresses repeat (returning visitors, carrier NAT): a hit skips the database's tree walk. */
   private readonly places = new BoundedCache<GeoInfo>(CACHE_LIMIT);
@@ -53,6 +55,14 @@ export class VisitorInfo {
       return true;
     }
     return this.bots.get(userAgent) ?? this.bots.set(userAgent, isbot(userAgent));
+  }
+
+  /** The family of a bot's user agent (bot-families.ts); `other` for none or an unknown one. */
+  botFamily(userAgent: string | undefined): string {
+    if (!userAgent) {
+      return OTHER_BOT;
+    }
+    return this.families.get(userAgent) ?? this.families.set(userAgent, botFamily(userAgent));
   }
 
   device(userAgent: string | undefined): DeviceInfo {

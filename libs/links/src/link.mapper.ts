@@ -35,7 +35,13 @@ export class LinkResponse {
       'http_status_code, password (whether one is set), sensitive_content, schedule, clicks_limit, expiration_url, forward_query_parameters_is_enabled, utm {source, medium, campaign}, targeting_type (false when off) and targeting_<type> [{key, value}]; walinks add phone_number and message; static links add name; bio pages (biolink) add name, title, description, avatar (URL or null), background_color, background_color_two (null = solid), text_color, button_color, button_text_color, font, seo_title, seo_description, seo_noindex',
   })
   settings!: Record<string, unknown>;
-  @ApiProperty({ example: 10 }) clicks!: number;
+  @ApiProperty({ example: 10, description: 'Visits, bots not included' }) clicks!: number;
+  @ApiProperty({
+    example: 2,
+    description:
+      'Visits of bots, link-preview fetchers, scripts (curl is one) and HEAD requests: counted apart, never in clicks (statistics type=bots)',
+  })
+  bot_clicks!: number;
   @ApiProperty({ example: true }) is_enabled!: boolean;
   @ApiProperty({ type: String, nullable: true, example: null }) start_date!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) end_date!: string | null;

@@ -7,3 +7,4 @@ export * from './render/contrast';
 export { DataTooLongError, LogoTooLargeError, VersionTooLargeError } from './render/matrix';
 export { UnsupportedCharactersError, unsupportedCharacters } from './render/fonts';
 export { textOnBackground } from './render/frames';
+export * from './scan-marker';

@@ -112,6 +112,7 @@ export class LinksService {
             settings: JSON.stringify(settings),
             password_hash: input.passwordHash,
             clicks: 0,
+            bot_clicks: 0,
             is_enabled: dto.is_enabled ?? true,
             start_date: input.window.start,
             end_date: input.window.end,

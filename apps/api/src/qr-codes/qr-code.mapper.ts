@@ -27,7 +27,26 @@ export class QrCodeResponse {
     },
   })
   settings!: Record<string, unknown>;
-  @ApiProperty({ example: 'https://example.com' }) embedded_data!: string;
+  @ApiProperty({
+    example: 'https://example.com',
+    description:
+      'What the code encodes. A code of type url whose url is one of your own short links (main or custom domain) encodes it with the scan marker ld_qr=<id in base 36> appended to its query; the visitor side removes the marker before anything else and counts the visit as a scan (docs/qr-codes.md).',
+  })
+  embedded_data!: string;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: null,
+    description:
+      'The link whose short URL the code encodes with the scan marker; null when the code carries none',
+  })
+  link_id!: number | null;
+  @ApiProperty({
+    example: 0,
+    description:
+      'Visits through the scan marker: counted in the link pageviews as every visit, and here (and under statistics type=qr_codes)',
+  })
+  scans!: number;
   @ApiProperty({
     description: 'Both decoders (zxing-wasm and jsQR) read embedded_data back from the PNG',
   })
@@ -47,6 +66,8 @@ export function toQrCodeResponse(qr: QrCodeEntity, files: QrFiles): QrCodeRespon
     qr_code_background: files.url(qr.qr_code_background),
     settings: qr.settings,
     embedded_data: qr.embedded_data,
+    link_id: qr.link_id,
+    scans: qr.scans,
     is_readable: qr.is_readable,
     last_datetime: formatDateTime(qr.last_datetime),
     datetime: formatDateTime(qr.datetime),

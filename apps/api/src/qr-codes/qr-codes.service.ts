@@ -3,11 +3,12 @@ import { Actor } from '@app/auth';
 import { PlanLimits } from '@app/billing';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, UploadedFiles } from '@app/common';
 import { ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
-import { QrType, renderQr } from '@app/qr';
+import { QrType, renderQr, withScanMarker } from '@app/qr';
 import { CreateQrCodeDto } from './dto/create-qr-code.dto';
 import { UpdateQrCodeDto } from './dto/update-qr-code.dto';
 import { QrCodeResponse, toQrCodeResponse } from './qr-code.mapper';
 import { QrFiles } from './qr-files';
+import { QrScanTargets } from './qr-scan-targets';
 import {
   checkContrast,
   checkFrameText,
@@ -35,6 +36,7 @@ export class QrCodesService {
     private readonly projects: ProjectsRepository,
     private readonly files: QrFiles,
     private readonly clock: Clock,
+    private readonly targets: QrScanTargets,
   ) {}
 
   async list(actor: Actor, query: ListQuery): Promise<Paginated<QrCodeResponse>> {
@@ -53,24 +55,39 @@ export class QrCodesService {
     uploads: UploadedFiles,
   ): Promise<{ id: number }> {
     const projectId = await this.projectId(actor, dto.project_id ?? 0);
-    const written = await this.render(dto.type, null, dto, uploads, null);
+    // The scan marker names the code's id, which the insert gives: a code of one of the owner's
+    // links is rendered once more with it (as an update that leaves last_datetime alone).
+    const written = await this.render(actor, null, dto.type, null, dto, uploads, null);
+    let id: number;
     try {
-      const id = await this.limits.within(actor.ownerId, { qr_codes: 1 }, () =>
+      id = await this.limits.within(actor.ownerId, { qr_codes: 1 }, () =>
         this.qrCodes.insert({
           user_id: actor.ownerId,
           project_id: projectId,
           type: dto.type,
           name: dto.name,
           ...written.row,
+          scans: 0,
           datetime: this.clock.now(),
           last_datetime: null,
         }),
       );
-      return { id };
     } catch (e) {
       await this.files.remove(written.files.created);
       throw e;
     }
+    if (written.scanTarget !== null) {
+      try {
+        await this.apply(actor, id, {}, {}, false);
+      } catch (e) {
+        // Not created after all: a code that cannot carry its marker is refused as a whole.
+        const row = await this.qrCodes.findOwned(actor.ownerId, id);
+        await this.qrCodes.deleteOwned(actor.ownerId, id);
+        if (row) await this.files.remove(this.filesOf(row));
+        throw e;
+      }
+    }
+    return { id };
   }
 
   /**
@@ -79,24 +96,35 @@ export class QrCodesService {
    * times before giving up with 409. Files of the row as read are removed only once the row no
    * longer names them, so no committed row ever points at a deleted file.
    */
-  async update(
+  update(
     actor: Actor,
     id: number,
     dto: UpdateQrCodeDto,
     uploads: UploadedFiles,
+  ): Promise<{ id: number }> {
+    return this.apply(actor, id, dto, uploads, true);
+  }
+
+  /** An update; `touch` false leaves last_datetime as it is (a create adding the scan marker). */
+  private async apply(
+    actor: Actor,
+    id: number,
+    dto: UpdateQrCodeDto,
+    uploads: UploadedFiles,
+    touch: boolean,
   ): Promise<{ id: number }> {
     for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt += 1) {
       const qr = await this.findOwned(actor, id);
       const projectId =
         dto.project_id === undefined ? qr.project_id : await this.projectId(actor, dto.project_id);
       const type = (dto.type ?? qr.type) as QrType;
-      const written = await this.render(type, qr, dto, uploads, qr);
+      const written = await this.render(actor, id, type, qr, dto, uploads, qr);
       const changes = {
         ...written.row,
         type,
         name: dto.name ?? qr.name,
         project_id: projectId,
-        last_datetime: this.clock.now(),
+        last_datetime: touch ? this.clock.now() : qr.last_datetime,
       };
       let applied: boolean;
       try {
@@ -145,21 +173,30 @@ export class QrCodesService {
     ];
   }
 
-  /** Validates, renders and writes the files of a code; on any failure nothing stays on disk. */
+  /**
+   * Validates, renders and writes the files of a code; on any failure nothing stays on disk. A
+   * code of type url whose URL is one of the owner's links (`scanTarget`) encodes it with the
+   * scan marker of code `id` (none yet on a create, which renders again once it has the id).
+   */
   private async render(
+    actor: Actor,
+    id: number | null,
     type: QrType,
     previous: QrCodeEntity | null,
     dto: Partial<CreateQrCodeDto>,
     uploads: UploadedFiles,
     current: QrCodeEntity | null,
   ) {
-    const { settings, embedded } = mergeSettings(
+    const { settings, embedded: content } = mergeSettings(
       type,
       previous?.settings ?? null,
       previous?.type ?? null,
       dto,
       this.clock.now(),
     );
+    const scanTarget = type === 'url' ? await this.targets.linkOf(actor.ownerId, content) : null;
+    const marked = scanTarget !== null && id !== null;
+    const embedded = marked ? withScanMarker(content, id) : content;
     checkContrast(settings);
     checkFrameText(settings);
     checkStandardLevel(type, settings);
@@ -222,7 +259,9 @@ export class QrCodesService {
           qr_code_background: names.background,
           qr_code_foreground: names.foreground,
           is_readable: rendered.isReadable,
+          link_id: marked ? scanTarget : null,
         },
+        scanTarget,
         files: { created },
       };
     } catch (e) {

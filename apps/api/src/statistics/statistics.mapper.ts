@@ -37,6 +37,17 @@ export class StatisticsRowResponse {
   @ApiPropertyOptional() utm_source?: string;
   @ApiPropertyOptional({ type: String, nullable: true }) utm_medium?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) utm_campaign?: string | null;
+  @ApiPropertyOptional({
+    example: 'curl',
+    description:
+      'type=bots: the bot family (Slackbot, Twitterbot, facebookexternalhit, WhatsApp, Googlebot, curl, python-requests, ..., HEAD for a HEAD request of a browser user agent, other); bots are counted here only, never in pageviews, visitors or another type',
+  })
+  bot?: string;
+  @ApiPropertyOptional({
+    example: 3,
+    description: 'type=qr_codes: the QR code whose scan marker the visits came through',
+  })
+  qr_code_id?: number;
 }
 
 const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
@@ -71,6 +82,12 @@ export function toDimensionRow(type: Dimension, row: DimensionTotal): DimensionR
   }
   if (type === 'utm_campaign') {
     return { utm_source: v1, utm_medium: v2, utm_campaign: v3, pageviews };
+  }
+  if (type === 'bots') {
+    return { bot: row.value1, pageviews };
+  }
+  if (type === 'qr_codes') {
+    return { qr_code_id: Number(row.value1), pageviews };
   }
   return { [type]: v1, pageviews };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { isReservedAlias } from '@app/links';
+import { readScanMarker } from '@app/qr';
 import { VisitorCache, type VisitorDomain } from './cache/visitor-cache.service';
 import type { VisitorLink } from './cache/visitor-link';
 import { notFound, settle } from './http';
@@ -61,7 +62,9 @@ export class VisitorRouter {
     if (isReservedAlias(alias)) {
       return null;
     }
-    return new Visit(
+    // The scan marker of a QR code goes before any step reads the query: it is never forwarded.
+    const marked = readScanMarker(query);
+    const visit = new Visit(
       req,
       res,
       next,
@@ -69,10 +72,13 @@ export class VisitorRouter {
       isMain,
       alias,
       path,
-      query,
+      marked.query,
       match[2] ?? null,
       this.served,
     );
+    visit.qrCodeId = marked.qrCodeId;
+    visit.sentQuery = query;
+    return visit;
   }
 
   /**

@@ -22,6 +22,13 @@ export class Visit {
   access: SiteAccessPath = NO_SITE_ACCESS;
   /** Set once the link was read again because the version it pointed at was gone. */
   reloaded = false;
+  /**
+   * The QR code the request's scan marker named (0: none), not checked yet: the visit writer
+   * counts it as a scan only for a code of the link's owner that encodes the link.
+   */
+  qrCodeId = 0;
+  /** The query as the request sent it, scan marker included (`query` is without it). */
+  sentQuery: string | null;
 
   constructor(
     readonly req: IncomingMessage,
@@ -34,6 +41,7 @@ export class Visit {
     /** The `{alias}` of `/{alias}`; '' for the root (`/`). */
     readonly alias: string,
     readonly path: string,
+    /** The request's query without `?` and without the scan marker (router.ts), or null. */
     readonly query: string | null,
     /** The path after `/{alias}` (a file of a static site), null when there is none. */
     readonly rest: string | null,
@@ -41,15 +49,16 @@ export class Visit {
     readonly served: Served,
   ) {
     this.head = req.method === 'HEAD';
+    this.sentQuery = query;
   }
 
   get domainId(): number {
     return this.domain === null ? 0 : this.domain.id;
   }
 
-  /** The link's own URL, where its forms post to: the path with the query. */
+  /** The link's own URL, where its forms post to: the path with the query as sent. */
   action(): string {
-    return this.query === null ? this.path : `${this.path}?${this.query}`;
+    return this.sentQuery === null ? this.path : `${this.path}?${this.sentQuery}`;
   }
 
   /** Hands the request to Nest, exactly as if the listener had not looked. */

@@ -127,9 +127,8 @@ export class VisitorListener {
     if (this.targeting.check(visit, link)) {
       return;
     }
-    if (!visit.head) {
-      this.counter.count(visit, link);
-    }
+    // A HEAD request is counted as a bot's visit (visit-counter.ts).
+    this.counter.count(visit, link);
     if (this.splash.check(visit, link)) {
       return;
     }
@@ -146,9 +145,8 @@ export class VisitorListener {
     if (this.splash.check(visit, link)) {
       return;
     }
-    if (!visit.head) {
-      this.counter.count(visit, link);
-    }
+    // A HEAD request is counted as a bot's visit (visit-counter.ts).
+    this.counter.count(visit, link);
     this.bioPages.show(visit, link, bio);
   }
 

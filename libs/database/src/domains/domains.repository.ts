@@ -31,6 +31,19 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
     return this.rows.one('"host" = ? AND "is_enabled" = true', [host]);
   }
 
+  /** The id of the owner's domain with this scheme (`https://`) and host, or null. */
+  async findOwnedIdByAddress(
+    ownerId: number,
+    scheme: string,
+    host: string,
+  ): Promise<number | null> {
+    const found = await this.repo.findOne({
+      where: { user_id: ownerId, scheme, host },
+      select: { id: true },
+    });
+    return found === null ? null : found.id;
+  }
+
   /** Which of `hosts` are hosts of enabled domains, whoever owns them. */
   async enabledHosts(hosts: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();

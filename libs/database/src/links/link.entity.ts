@@ -67,6 +67,10 @@ export class LinkEntity {
   @CounterColumn({ default: 0 })
   clicks!: number;
 
+  /** Visits of bots, preview fetchers and HEAD requests: counted apart, never in `clicks`. */
+  @CounterColumn({ default: 0 })
+  bot_clicks!: number;
+
   @Column({ type: Boolean, default: true })
   is_enabled!: boolean;
 

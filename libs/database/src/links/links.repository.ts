@@ -154,6 +154,19 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
     return found;
   }
 
+  /** The id of the owner's link answering `alias` on a domain (0: the main domain), or null. */
+  async findOwnedIdByAlias(
+    ownerId: number,
+    domainId: number,
+    alias: string,
+  ): Promise<number | null> {
+    const found = await this.repo.findOne({
+      where: { user_id: ownerId, domain_id: domainId, url: alias },
+      select: { id: true },
+    });
+    return found === null ? null : found.id;
+  }
+
   /** The owner's links on a domain whose destination is one of `locations`. */
   async findOwnedByLocations(
     ownerId: number,

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { CounterColumn } from '../counter-column';
 import { ProjectEntity } from '../projects/project.entity';
 import { UserEntity } from '../users/user.entity';
 
@@ -51,6 +52,18 @@ export class QrCodeEntity {
 
   @Column({ type: Boolean })
   is_readable!: boolean;
+
+  /**
+   * The owner's link whose URL this code (type url) encodes, with the scan marker: visits through
+   * the marker count as scans. Null for every other code. No foreign key: a link's ids are never
+   * reused, and a marker of a deleted link's code finds no link to count on.
+   */
+  @Column({ type: Number, nullable: true })
+  link_id!: number | null;
+
+  /** Visits of `link_id` through this code's scan marker. */
+  @CounterColumn({ default: 0 })
+  scans!: number;
 
   @Column({ type: Date })
   datetime!: Date;

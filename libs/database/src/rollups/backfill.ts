@@ -66,5 +66,8 @@ function toVisit(r: Record<string, unknown>): NewVisit {
     browser_language: text(r.browser_language),
     is_unique: r.is_unique === true || r.is_unique === 1 || r.is_unique === '1',
     visitor_hash: text(r.visitor_hash) ?? '',
+    // Visits stored before bots and scans were recorded apart (1765720000000) were visitors'.
+    bot: null,
+    qr_code_id: null,
   };
 }

@@ -19,6 +19,8 @@ function visit(overrides: Partial<NewVisit>): NewVisit {
     browser_language: 'de',
     is_unique: true,
     visitor_hash: 'x',
+    bot: null,
+    qr_code_id: null,
     ...overrides,
   };
 }
@@ -97,6 +99,46 @@ describe(rollUp.name, () => {
       row('utm_source', 'tw'),
     ]);
     expect(rollups.userDimensions).toEqual(rollups.linkDimensions.map((r) => ({ ...r, scope: 7 })));
+  });
+
+  it("counts a bot's visits under bots only, and a scan under qr_codes besides the rest", () => {
+    const bot = (family: string) =>
+      visit({ bot: family, is_unique: false, country_code: null, continent_code: null });
+    const rollups = rollUp(
+      [visit({ qr_code_id: 12 }), visit({}), bot('curl'), bot('curl'), bot('Slackbot')],
+      BERLIN,
+      BERLIN_DAY,
+    );
+    const row = (dimension: string, value1: string, pageviews = 1, period = BERLIN_DAY) => ({
+      scope: 1,
+      dimension,
+      period,
+      value1,
+      value2: '',
+      value3: '',
+      pageviews,
+    });
+    // Only the two visitors' visits: the bots add no pageviews and no visitors.
+    expect(rollups.linkQuarters).toEqual([{ scope: 1, bucket: BUCKET, pageviews: 2, visitors: 2 }]);
+    expect(rollups.userQuarters).toEqual([{ scope: 7, bucket: BUCKET, pageviews: 2, visitors: 2 }]);
+    expect(rollups.linkDimensions).toEqual([
+      row('bots', 'Slackbot'),
+      row('bots', 'curl', 2),
+      row('browser_language', 'de', 2),
+      row('browser_name', 'Firefox', 2),
+      row('city_name', 'DE', 2),
+      row('continent_code', 'EU', 2),
+      row('country_code', 'DE', 2),
+      row('device_type', 'desktop', 2),
+      row('os_name', 'Linux', 2),
+      row('qr_codes', '12'),
+      row('referrer_host', '', 2),
+    ]);
+    expect(rollups.userDimensions).toEqual(rollups.linkDimensions.map((r) => ({ ...r, scope: 7 })));
+    // A closed month gets the same rows per month (a late visit, written after the close).
+    expect(rollUp([bot('curl'), visit({ qr_code_id: 12 })], BERLIN, Infinity).linkMonths).toEqual(
+      expect.arrayContaining([row('bots', 'curl', 1, 681), row('qr_codes', '12', 1, 681)]),
+    );
   });
 
   it('counts days in UTC for an unknown stored zone', () => {

@@ -17,12 +17,18 @@ export const DIMENSIONS = [
   'utm_source',
   'utm_medium',
   'utm_campaign',
+  'bots',
+  'qr_codes',
 ] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 type Values = readonly [string, string, string];
 
 const v = (value: string | null): string => value ?? '';
+
+/** The visitors' dimensions: every one but `bots`. */
+const VISITOR_DIMENSIONS = DIMENSIONS.filter((d) => d !== 'bots');
+const BOT_DIMENSIONS: readonly Dimension[] = ['bots'];
 
 /**
  * The values a visit adds to each dimension, outermost first ('' = none), or null when the
@@ -41,6 +47,9 @@ const VALUES_OF: Record<Dimension, (visit: RolledVisit) => Values | null> = {
   utm_source: (x) => (x.utm_source ? [x.utm_source, '', ''] : null),
   utm_medium: (x) => (x.utm_source ? [x.utm_source, v(x.utm_medium), ''] : null),
   utm_campaign: (x) => (x.utm_source ? [x.utm_source, v(x.utm_medium), v(x.utm_campaign)] : null),
+  // A visitor's visit is no bot's; a bot's visit adds to this dimension only (see rollUp).
+  bots: () => null,
+  qr_codes: (x) => (x.qr_code_id === null ? null : [String(x.qr_code_id), '', '']),
 };
 
 /** Whose a link is, and the zone its visits' days are counted in. */
@@ -209,7 +218,7 @@ const FIELDS = VISIT_DIMENSION_COLUMNS;
 
 /** Everything about a visit that decides its roll-up rows (null kept apart from any text). */
 function signature(visit: RolledVisit, bucket: number, day: number): string {
-  let key = `${visit.link_id}${SEPARATOR}${bucket}${SEPARATOR}${day}`;
+  let key = `${visit.link_id}${SEPARATOR}${bucket}${SEPARATOR}${day}${SEPARATOR}${visit.bot ?? '\u0001'}${SEPARATOR}${visit.qr_code_id ?? 0}`;
   for (const field of FIELDS) {
     const value = visit[field];
     key += value === null ? `${SEPARATOR}\u0001` : `${SEPARATOR}${value}`;
@@ -218,7 +227,13 @@ function signature(visit: RolledVisit, bucket: number, day: number): string {
 }
 
 function sameGroup(group: VisitGroup, visit: RolledVisit, bucket: number, day: number): boolean {
-  if (group.visit.link_id !== visit.link_id || group.bucket !== bucket || group.day !== day) {
+  if (
+    group.visit.link_id !== visit.link_id ||
+    group.bucket !== bucket ||
+    group.day !== day ||
+    group.visit.bot !== visit.bot ||
+    group.visit.qr_code_id !== visit.qr_code_id
+  ) {
     return false;
   }
   for (const field of FIELDS) {
@@ -281,16 +296,20 @@ export function rollUp(
   const userMonths = new DimensionRows();
   for (const g of groups.values()) {
     const linkId = g.visit.link_id;
-    addQuarter(linkQuarters, linkId, g.bucket, g.pageviews, g.visitors);
-    addQuarter(userQuarters, g.userId, g.bucket, g.pageviews, g.visitors);
+    const bot = g.visit.bot;
+    if (bot === null) {
+      addQuarter(linkQuarters, linkId, g.bucket, g.pageviews, g.visitors);
+      addQuarter(userQuarters, g.userId, g.bucket, g.pageviews, g.visitors);
+    }
     const month = monthOfDay(g.day);
     const linkDay = linkDimensions.of(linkId, g.day);
     const userDay = userDimensions.of(g.userId, g.day);
     const closed = month <= monthsClosedThrough;
     const linkMonth = closed ? linkMonths.of(linkId, month) : null;
     const userMonth = closed ? userMonths.of(g.userId, month) : null;
-    for (const dimension of DIMENSIONS) {
-      const values = VALUES_OF[dimension](g.visit);
+    // A bot's visits count in no pageviews or visitors and no breakdown but `bots`.
+    for (const dimension of bot === null ? VISITOR_DIMENSIONS : BOT_DIMENSIONS) {
+      const values: Values | null = bot === null ? VALUES_OF[dimension](g.visit) : [bot, '', ''];
       if (values === null) {
         continue;
       }

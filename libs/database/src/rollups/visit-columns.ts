@@ -20,6 +20,10 @@ export interface NewVisit {
   browser_language: string | null;
   is_unique: boolean;
   visitor_hash: string;
+  /** A bot's family (its visit counts only under `bots`), null for a visitor's visit. */
+  bot: string | null;
+  /** The QR code the visit is a scan of, null for none. */
+  qr_code_id: number | null;
 }
 
 /** The columns that describe the visit (what statistics break pageviews down by). */
@@ -45,6 +49,8 @@ export const VISIT_COLUMNS = [
   ...VISIT_DIMENSION_COLUMNS,
   'is_unique',
   'visitor_hash',
+  'bot',
+  'qr_code_id',
 ] as const satisfies ReadonlyArray<keyof NewVisit>;
 
 /** The PostgreSQL array type of each column, for INSERT … SELECT FROM unnest(). */
@@ -65,4 +71,6 @@ export const POSTGRES_ARRAY_TYPES: Record<(typeof VISIT_COLUMNS)[number], string
   browser_language: 'varchar[]',
   is_unique: 'boolean[]',
   visitor_hash: 'varchar[]',
+  bot: 'varchar[]',
+  qr_code_id: 'int[]',
 };

@@ -62,4 +62,18 @@ export class VisitEntity {
 
   @Column({ type: String, length: 32 })
   visitor_hash!: string;
+
+  /**
+   * The bot family (`curl`, `Slackbot`, `HEAD`, ..., `other`) of a bot's visit, null for a
+   * visitor's. A bot's visit counts in no pageviews, visitors, clicks or breakdown but `bots`.
+   */
+  @Column({ type: String, length: 32, nullable: true })
+  bot!: string | null;
+
+  /**
+   * The QR code a visit came through (its scan marker named a code of the link's owner that
+   * encodes this link), null otherwise. No foreign key: a deleted code's scans stay counted.
+   */
+  @Column({ type: Number, nullable: true })
+  qr_code_id!: number | null;
 }

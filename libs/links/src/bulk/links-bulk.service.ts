@@ -194,6 +194,7 @@ export class LinksBulkService {
       settings: JSON.stringify(input.settings),
       password_hash: input.passwordHash,
       clicks: clicks ?? 0,
+      bot_clicks: 0,
       is_enabled: dto.is_enabled ?? true,
       start_date: input.window.start,
       end_date: input.window.end,

@@ -21,6 +21,7 @@ export interface LinkPayload {
   splash_page_id: number | null;
   settings: Record<string, unknown>;
   clicks: number;
+  bot_clicks: number;
   is_enabled: boolean;
   start_date: string | null;
   end_date: string | null;
@@ -100,6 +101,7 @@ export function linkPayload(
     splash_page_id: link.splash_page_id,
     settings: toSettingsResponse(settings, link.password_hash !== null, appUrl),
     clicks: link.clicks,
+    bot_clicks: link.bot_clicks,
     is_enabled: link.is_enabled,
     start_date: formatDateTime(link.start_date),
     end_date: formatDateTime(link.end_date),

@@ -68,7 +68,13 @@ export const KNOWN_CASES: Record<string, FuzzInput[]> = {
     json({ password: null }, [first('links')]),
     json({ utm_source: '\ud800x' }, [first('links')]),
   ],
-  'POST /v1/qr-codes': QR_NULLABLE.map((field) => json({ ...QR, [field]: null })),
+  'POST /v1/qr-codes': [
+    ...QR_NULLABLE.map((field) => json({ ...QR, [field]: null })),
+    // A url code of an own link gets the scan marker (rendered twice): with a marker, a query and
+    // a fragment of its own already, and one on a port of the main host.
+    json({ name: 'Known scan', type: 'url', url: 'http://links.test/known-utm?ld_qr=5&a=%00#x' }),
+    json({ name: 'Known port', type: 'url', url: 'http://links.test:1/known-utm' }),
+  ],
   'POST /v1/qr-codes/{id}': QR_NULLABLE.map((field) =>
     json({ [field]: null }, [first('qr-codes')]),
   ),

@@ -52,6 +52,12 @@ export function linkVisits(link: StoredLink): HttpRequest[] {
       'Accept-Language': 'de-DE,de;q=0.9',
     }),
     visit(link.host, base, {}, 'head'),
+    // Scan markers, valid-looking and not (removed all the same), and bots (recorded apart).
+    visit(link.host, `${base}?ld_qr=zzzzzzz&ld_qr=zzzzzzzzzzzz&ld_qr=%ED%A0%80&x=1`, {
+      'User-Agent': IPHONE,
+    }),
+    visit(link.host, `${base}?ld_qr=-1&ld_qr`, { 'User-Agent': 'curl/8.5.0' }),
+    visit(link.host, `${base}?ld_qr=2`, { 'User-Agent': 'Slackbot-LinkExpanding 1.0' }, 'head'),
     visit(link.host, base, FORM, 'post', 'type=sensitive_content'),
   ];
   if (link.isStatic) {

@@ -20,6 +20,7 @@ function link(
     settings: JSON.stringify({ ...defaultLinkSettings(), ...settings }),
     password_hash: null,
     clicks: 12,
+    bot_clicks: 0,
     is_enabled: true,
     start_date: null,
     end_date: null,

@@ -38,13 +38,13 @@ export class SiteServer {
     visit.access = access;
     if (access.token !== null && link.passwordTag === null && visit.req.method !== 'POST') {
       // No password (any more): the token goes, so that URLs copied before keep working.
-      const suffix = visit.query === null ? '' : `?${visit.query}`;
+      const suffix = visit.sentQuery === null ? '' : `?${visit.sentQuery}`;
       redirect(visit, 302, `/${visit.alias}${access.rest || '/'}${suffix}`, TEMPORARY_CACHE);
       return true;
     }
     if (access.rest === '') {
       // `/{alias}` goes to `/{alias}/`, so the pages' relative URLs resolve inside the site.
-      const suffix = visit.query === null ? '' : `?${visit.query}`;
+      const suffix = visit.sentQuery === null ? '' : `?${visit.sentQuery}`;
       redirect(visit, 302, `${visit.path}/${suffix}`, TEMPORARY_CACHE);
       return true;
     }
@@ -82,7 +82,7 @@ export class SiteServer {
           redirect(visit, 302, answer.location, TEMPORARY_CACHE);
           return;
         case 'file':
-          if (answer.html && !head && isPageView(req)) {
+          if (answer.html && (head || isPageView(req))) {
             this.counter.count(visit, link);
           }
           await this.files.send(
