@@ -21,6 +21,7 @@ import { ClosedMonths1765500000000 as PostgresClosedMonths } from './postgres/17
 import { HandlerTeam1765600000000 as PostgresHandlerTeam } from './postgres/1765600000000-handler-team';
 import { SecretsKeyCheck1765620000000 as PostgresSecretsKeyCheck } from './postgres/1765620000000-secrets-key-check';
 import { PaymentReferences1765710000000 as PostgresPaymentReferences } from './postgres/1765710000000-payment-references';
+import { LinkPreviewsHealth1765730000000 as PostgresLinkPreviewsHealth } from './postgres/1765730000000-link-previews-health';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -44,6 +45,7 @@ import { ClosedMonths1765500000000 as SqliteClosedMonths } from './sqlite/176550
 import { HandlerTeam1765600000000 as SqliteHandlerTeam } from './sqlite/1765600000000-handler-team';
 import { SecretsKeyCheck1765620000000 as SqliteSecretsKeyCheck } from './sqlite/1765620000000-secrets-key-check';
 import { PaymentReferences1765710000000 as SqlitePaymentReferences } from './sqlite/1765710000000-payment-references';
+import { LinkPreviewsHealth1765730000000 as SqliteLinkPreviewsHealth } from './sqlite/1765730000000-link-previews-health';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -70,6 +72,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteHandlerTeam,
   SqliteSecretsKeyCheck,
   SqlitePaymentReferences,
+  SqliteLinkPreviewsHealth,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -95,4 +98,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresHandlerTeam,
   PostgresSecretsKeyCheck,
   PostgresPaymentReferences,
+  PostgresLinkPreviewsHealth,
 ];
