@@ -49,10 +49,7 @@ export class ImageUploads {
   }
 
   /** Writes a file under a new name (salted content hash) and returns the name. */
-  async write(
-    content: Buffer | string,
-    extension: 'png' | 'svg' | 'jpg' = 'png',
-  ): Promise<string> {
+  async write(content: Buffer | string, extension: 'png' | 'svg' | 'jpg' = 'png'): Promise<string> {
     const name = `${saltedHash(content)}.${extension}`;
     await this.put(name, content);
     return name;

@@ -93,27 +93,27 @@ export class LinkEntity {
   last_datetime!: Date | null;
   /** Link preview (issue 38): what chat apps and social sites show when they unfurl the link. */
   @Column({ type: String, length: 120, nullable: true })
-  preview_title!: string | null;
+  preview_title?: string | null;
 
   @Column({ type: String, length: 300, nullable: true })
-  preview_description!: string | null;
+  preview_description?: string | null;
 
   /** File name of the 1200x630 JPEG on the storage driver (image uploads). */
   @Column({ type: String, length: 255, nullable: true })
-  preview_image!: string | null;
+  preview_image?: string | null;
 
   /** Destination health (issue 38): 'unknown' until checked, then 'ok' or 'broken'. */
   @Column({ type: String, length: 16, default: 'unknown' })
-  destination_status!: DestinationStatus;
+  destination_status?: DestinationStatus;
 
   /** The last HTTP status the destination answered, null when it never answered. */
   @Column({ type: Number, nullable: true })
-  destination_status_code!: number | null;
+  destination_status_code?: number | null;
 
   @Column({ type: Date, nullable: true })
-  destination_checked_datetime!: Date | null;
+  destination_checked_datetime?: Date | null;
 
   /** Failed checks in a row; 3 make the link broken. Never shown in the API. */
   @Column({ type: Number, default: 0 })
-  destination_failures!: number;
+  destination_failures?: number;
 }

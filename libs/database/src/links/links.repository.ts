@@ -66,6 +66,9 @@ export type LinkChanges = Partial<
     | 'start_date'
     | 'end_date'
     | 'last_datetime'
+    | 'preview_title'
+    | 'preview_description'
+    | 'preview_image'
   >
 >;
 

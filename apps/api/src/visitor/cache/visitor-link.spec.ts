@@ -99,6 +99,7 @@ describe(compileLink.name, () => {
       splash: null,
       site: null,
       bio: null,
+      preview: null,
     });
   });
 
@@ -159,6 +160,7 @@ describe(compileLink.name, () => {
       splash: null,
       site: null,
       bio: null,
+      preview: null,
     });
     expect([compiled.startMs, compiled.endMs]).toEqual([start.getTime(), end.getTime()]);
   });
