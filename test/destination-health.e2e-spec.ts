@@ -175,6 +175,15 @@ describe('Destination health', () => {
     );
     const run = await cli('links:check-destinations', '--link-id', 'x');
     expect(run.code).not.toBe(0);
-    expect(JSON.parse(run.error!)).toMatchObject({ code: 'validation_failed', field: 'link-id' });
+    expect(JSON.parse(run.error!)).toEqual({
+      errors: [
+        {
+          status: 400,
+          code: 'validation_failed',
+          title: '--link-id must be a whole number.',
+          field: 'link-id',
+        },
+      ],
+    });
   });
 });
