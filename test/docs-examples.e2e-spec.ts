@@ -64,6 +64,11 @@ const SKIPPED = [
   ],
   [
     'docs/links.md',
+    'fetches the destinations of real links on the internet',
+    'npm run cli -- links:check-destinations --email owner@example.com',
+  ],
+  [
+    'docs/links.md',
     'a synopsis, not a command',
     'npm run cli -- import --email you@example.com --from bitly|yourls|kutt|shlink|csv FILE \\',
   ],

@@ -4,6 +4,7 @@ import { VisitRecorder } from '@app/analytics';
 import { PlansService } from '@app/billing';
 import { Clock } from '@app/common';
 import { Db, Outbox } from '@app/database';
+import { DestinationChecks } from '@app/links';
 import { EVENT_NAMES } from '@app/notifications';
 import {
   closeAfterAll,
@@ -386,6 +387,32 @@ describe('Events: outbox, deliveries, retries', () => {
     const bodies = to('/expired').map((r) => JSON.parse(r.body) as { data: unknown });
     expect(bodies).toHaveLength(2);
     expect(bodies[1].data).toEqual(link.body.data);
+    await disable(hook.id);
+  });
+
+  it('link.destination_broken after 3 failed checks, link.destination_recovered on the next success', async () => {
+    const hook = await handler('/health', {
+      events: ['link.destination_broken', 'link.destination_recovered'],
+    });
+    http.answers.set('/dest-health', { status: 503 });
+    const id = await createLink(`${http.url}/dest-health`);
+    const checks = t.app.get(DestinationChecks);
+    for (const broken of [0, 0, 1]) {
+      expect(await checks.run({ force: true, linkId: id })).toEqual({ checked: 1, ok: 0, broken });
+    }
+    await dispatcher.drain();
+    const brokenLink = await t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth);
+    http.answers.set('/dest-health', { status: 200 });
+    expect(await checks.run({ force: true, linkId: id })).toEqual({ checked: 1, ok: 1, broken: 0 });
+    await dispatcher.drain();
+    const okLink = await t.http.get(`/v1/links/${id}`).set('Authorization', owner.auth);
+    const bodies = to('/health').map((r) => JSON.parse(r.body) as { event: string; data: unknown });
+    expect(bodies.map((b) => b.event)).toEqual([
+      'link.destination_broken',
+      'link.destination_recovered',
+    ]);
+    expect(bodies[0].data).toEqual(brokenLink.body.data);
+    expect(bodies[1].data).toEqual(okLink.body.data);
     await disable(hook.id);
   });
 

@@ -89,6 +89,12 @@ describe('Links API', () => {
         end_date: null,
         last_datetime: null,
         datetime: expect.stringMatching(DATETIME),
+        preview_title: null,
+        preview_description: null,
+        preview_image_url: null,
+        destination_status: 'unknown',
+        destination_status_code: null,
+        destination_checked_datetime: null,
       },
     });
   });
@@ -158,6 +164,12 @@ describe('Links API', () => {
       end_date: '2030-01-01 00:00:00',
       last_datetime: null,
       datetime: expect.stringMatching(DATETIME),
+      preview_title: null,
+      preview_description: null,
+      preview_image_url: null,
+      destination_status: 'unknown',
+      destination_status_code: null,
+      destination_checked_datetime: null,
     });
     expect(JSON.stringify(got.body)).not.toContain('scrypt');
   });

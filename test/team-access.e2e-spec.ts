@@ -690,6 +690,8 @@ describe('Team access matrix', () => {
       'link.deleted',
       'link.clicks_limit_reached',
       'link.expired',
+      'link.destination_broken',
+      'link.destination_recovered',
       'domain.verified',
       'domain.disabled',
     ];

@@ -32,6 +32,8 @@ export class LinkEventPayload extends EventBase {
       'link.deleted',
       'link.clicks_limit_reached',
       'link.expired',
+      'link.destination_broken',
+      'link.destination_recovered',
     ],
   })
   event!: string;
@@ -94,6 +96,8 @@ export const EVENT_PAYLOADS: Record<EventName, Type<unknown>> = {
   'link.deleted': LinkEventPayload,
   'link.clicks_limit_reached': LinkEventPayload,
   'link.expired': LinkEventPayload,
+  'link.destination_broken': LinkEventPayload,
+  'link.destination_recovered': LinkEventPayload,
   'domain.verified': DomainEventPayload,
   'domain.disabled': DomainEventPayload,
   'team_member.invited': TeamMemberEventPayload,

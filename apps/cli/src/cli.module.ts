@@ -4,7 +4,7 @@ import { AccountsModule } from '@app/auth';
 import { CommonModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { LinksBulkModule } from '@app/links';
+import { DestinationChecks, LinksBulkModule } from '@app/links';
 import { RedisModule } from '@app/redis';
 
 /**
@@ -28,6 +28,8 @@ export class CliModule {
         EventEmitterModule.forRoot(),
         LinksBulkModule,
       ],
+      // links:check-destinations runs the worker's destination checks at once.
+      providers: [DestinationChecks],
     };
   }
 }

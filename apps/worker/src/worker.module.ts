@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommonModule } from '@app/common';
+import { DestinationChecks } from '@app/links';
 import { NotificationsModule } from '@app/notifications';
 import { StorageModule } from '@app/storage';
 import { EventDispatcher } from './dispatch/event-dispatcher';
@@ -7,6 +8,7 @@ import { JOBS, type Job } from './job';
 import { JobLocks } from './job-lock';
 import { JobRunner } from './job-runner';
 import { AccountLogsRetentionJob } from './jobs/account-logs-retention.job';
+import { DestinationChecksJob } from './jobs/destination-checks.job';
 import { DomainReverificationJob } from './jobs/domain-reverification.job';
 import { LinkExpiryJob } from './jobs/link-expiry.job';
 import { SiteSweepJob } from './jobs/site-sweep.job';
@@ -20,6 +22,7 @@ const JOB_CLASSES = [
   DomainReverificationJob,
   AccountLogsRetentionJob,
   StatisticsMonthsJob,
+  DestinationChecksJob,
 ];
 
 /**
@@ -36,6 +39,7 @@ const JOB_CLASSES = [
       inject: JOB_CLASSES,
       useFactory: (...jobs: Job[]): Job[] => jobs,
     },
+    DestinationChecks,
     JobLocks,
     JobRunner,
     EventDispatcher,

@@ -46,6 +46,8 @@ export interface AppConfig {
   eventsLeaseMs: number;
   /** Days account log entries are kept (ACCOUNT_LOGS_RETENTION_DAYS, default 90); null = forever. */
   accountLogsRetentionDays: number | null;
+  /** Whether the worker checks link destinations (LINK_CHECKS, default on). */
+  linkChecks: boolean;
   billing: BillingConfig;
 }
 

@@ -80,6 +80,10 @@ export class EnvDto {
   @EnvInt(2, 3_600)
   EVENTS_LEASE_SECONDS: number = 120;
 
+  /** The daily check of link destinations (docs/links.md); `off` turns the worker job off. */
+  @EnvOneOf(['on', 'off'] as const)
+  LINK_CHECKS: 'on' | 'off' = 'on';
+
   @EnvOneOf(WORKER_MODES)
   WORKER: WorkerMode = 'internal';
 

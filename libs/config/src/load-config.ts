@@ -77,6 +77,7 @@ function toAppConfig(env: EnvDto): AppConfig {
     eventsLeaseMs: env.EVENTS_LEASE_SECONDS * 1000,
     accountLogsRetentionDays:
       env.ACCOUNT_LOGS_RETENTION_DAYS === 0 ? null : env.ACCOUNT_LOGS_RETENTION_DAYS,
+    linkChecks: env.LINK_CHECKS === 'on',
     billing: {
       defaultPlanId: env.DEFAULT_PLAN_ID ?? null,
       stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,

@@ -21,3 +21,4 @@ export * from './link-schedule';
 export * from './link.mapper';
 export * from './links.list';
 export * from './site-upload';
+export * from './destination-checks';

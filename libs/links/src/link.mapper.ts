@@ -47,6 +47,32 @@ export class LinkResponse {
   @ApiProperty({ type: String, nullable: true, example: null }) end_date!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) last_datetime!: string | null;
   @ApiProperty({ example: '2026-11-21 10:00:00' }) datetime!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Spring sale: 20% off' })
+  preview_title!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null })
+  preview_description!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'The 1200x630 JPEG shown in link previews, or null',
+  })
+  preview_image_url!: string | null;
+  @ApiProperty({
+    enum: ['unknown', 'ok', 'broken'],
+    example: 'unknown',
+    description: 'The last destination check: broken after 3 failed checks in a row',
+  })
+  destination_status!: string;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description: 'The HTTP status of the last check, null when none answered',
+  })
+  destination_status_code!: number | null;
+  @ApiProperty({ type: String, nullable: true, example: null })
+  destination_checked_datetime!: string | null;
   @ApiPropertyOptional({ type: StaticSiteInfo, description: 'static links only' })
   additional?: StaticSiteInfo;
 }

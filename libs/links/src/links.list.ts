@@ -1,5 +1,5 @@
 import { ListSpec } from '@app/common';
-import { LINK_TYPES } from '@app/database';
+import { DESTINATION_STATUSES, LINK_TYPES } from '@app/database';
 
 export const LINKS_LIST: ListSpec = {
   searchBy: ['url', 'location_url'],
@@ -16,5 +16,6 @@ export const LINKS_LIST: ListSpec = {
     type: { kind: 'enum', values: LINK_TYPES },
     project_id: { kind: 'integer', zeroIsNone: true },
     domain_id: { kind: 'integer' },
+    destination_status: { kind: 'enum', values: DESTINATION_STATUSES },
   },
 };

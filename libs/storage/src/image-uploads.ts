@@ -3,7 +3,7 @@ import { type ImageFormats, ImageIntake } from '@app/common';
 import { ObjectStore } from './object-store';
 
 /** Stored names: 40 hex digits of a salted content hash and the extension. */
-const STORED_NAME = /^[0-9a-f]{40}\.(png|svg)$/;
+const STORED_NAME = /^[0-9a-f]{40}\.(png|svg|jpg)$/;
 
 /**
  * One kind of uploaded image in the object store under its own prefix (`uploads/<kind>`): checked
@@ -40,8 +40,16 @@ export class ImageUploads {
     return this.write(await this.normalize(field, content, side));
   }
 
+  /**
+   * Checks an upload by its content, crops it to `width` x `height` (cover) as a JPEG and writes
+   * it; returns its stored name (link previews: 1200 x 630).
+   */
+  async storeCover(field: string, content: Buffer, width: number, height: number): Promise<string> {
+    return this.write(await this.images.cover(field, content, this.formats, width, height), 'jpg');
+  }
+
   /** Writes a file under a new name (salted content hash) and returns the name. */
-  async write(content: Buffer | string, extension: 'png' | 'svg' = 'png'): Promise<string> {
+  async write(content: Buffer | string, extension: 'png' | 'svg' | 'jpg' = 'png'): Promise<string> {
     const name = `${saltedHash(content)}.${extension}`;
     await this.put(name, content);
     return name;
@@ -53,7 +61,11 @@ export class ImageUploads {
       this.key(name),
       typeof content === 'string' ? Buffer.from(content) : content,
       {
-        contentType: name.endsWith('.svg') ? 'image/svg+xml' : 'image/png',
+        contentType: name.endsWith('.svg')
+          ? 'image/svg+xml'
+          : name.endsWith('.jpg')
+            ? 'image/jpeg'
+            : 'image/png',
       },
     );
   }

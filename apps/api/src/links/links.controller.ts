@@ -47,7 +47,7 @@ import {
   LinkResponse,
   LINKS_LIST,
 } from '@app/links';
-import { MAX_BIOLINK_IMAGE_BYTES } from './biolink-files';
+import { MAX_BIOLINK_IMAGE_BYTES, MAX_PREVIEW_IMAGE_BYTES } from './biolink-files';
 import { BulkCreatedLinkDto, BulkLinksFormDto } from './bulk/bulk-links.dto';
 import { LinksService } from './links.service';
 
@@ -55,6 +55,7 @@ import { LinksService } from './links.service';
 const SITE_UPLOAD = {
   file: { maxBytes: (config: AppConfig) => config.staticSites.maxUploadBytes },
   avatar: { maxBytes: MAX_BIOLINK_IMAGE_BYTES },
+  preview_image: { maxBytes: MAX_PREVIEW_IMAGE_BYTES },
 } as const;
 
 @ApiTags('links')
@@ -151,7 +152,7 @@ export class LinksController {
     @Body() dto: CreateLinkDto,
     @UploadedOnDisk() files: UploadedDiskFiles,
   ) {
-    return this.links.create(actor, dto, files.file, files.avatar);
+    return this.links.create(actor, dto, files.file, files.avatar, files.preview_image);
   }
 
   // Before POST :id, which would take "bulk" for an id.
@@ -212,7 +213,7 @@ export class LinksController {
     @Body() dto: UpdateLinkDto,
     @UploadedOnDisk() files: UploadedDiskFiles,
   ) {
-    return this.links.update(actor, id, dto, files.file, files.avatar);
+    return this.links.update(actor, id, dto, files.file, files.avatar, files.preview_image);
   }
 
   @Delete(':id')

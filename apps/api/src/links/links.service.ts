@@ -35,6 +35,13 @@ import { StaticSites } from './static/static-sites.service';
 /** The largest side an avatar is stored at, in pixels. */
 const AVATAR_SIDE = 512;
 
+/** A preview text as stored: absent stays absent, empty or null removes it. */
+function previewText(value: string | null | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+}
+
 /** Writes of one update tried before it gives up because the link keeps changing. */
 const UPDATE_ATTEMPTS = 3;
 
@@ -80,6 +87,7 @@ export class LinksService {
     dto: CreateLinkDto,
     upload?: UploadedDiskFile,
     avatar?: UploadedDiskFile,
+    previewImage?: UploadedDiskFile,
   ): Promise<{ id: number } | LinkResponse> {
     const input = await this.input.validateCreate(actor, dto, upload);
     const { settings, domainId, alias } = input;
@@ -93,6 +101,7 @@ export class LinksService {
     if (avatar && settings.biolink) {
       settings.biolink.avatar = await this.images.store('avatar', AVATAR_SIDE, avatar);
     }
+    const preview = previewImage ? await this.images.storePreview(previewImage) : null;
     // The files are published first; the row that points at them is written last.
     const site = upload ? await this.sites.publish(upload) : undefined;
     settings.static_site = site;
@@ -118,6 +127,9 @@ export class LinksService {
             end_date: input.window.end,
             datetime: this.clock.now(),
             last_datetime: null,
+            preview_title: previewText(dto.preview_title) ?? null,
+            preview_description: previewText(dto.preview_description) ?? null,
+            preview_image: preview,
           },
           events,
         ),
@@ -139,9 +151,11 @@ export class LinksService {
     dto: UpdateLinkDto,
     upload?: UploadedDiskFile,
     avatar?: UploadedDiskFile,
+    previewImage?: UploadedDiskFile,
   ): Promise<{ id: number }> {
     const replacement = new SiteReplacement(this.sites, upload);
     let newAvatar: string | null = null;
+    let newPreview: string | null = null;
     try {
       for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt += 1) {
         const link = await this.findOwned(actor, id);
@@ -163,6 +177,17 @@ export class LinksService {
             planned.settings.biolink.avatar = null;
           }
           planned.changes.settings = JSON.stringify(planned.settings);
+        }
+        const previousPreview = link.preview_image ?? null;
+        const title = previewText(dto.preview_title);
+        if (title !== undefined) planned.changes.preview_title = title;
+        const description = previewText(dto.preview_description);
+        if (description !== undefined) planned.changes.preview_description = description;
+        if (previewImage) {
+          newPreview ??= await this.images.storePreview(previewImage);
+          planned.changes.preview_image = newPreview;
+        } else if (dto.preview_image_remove) {
+          planned.changes.preview_image = null;
         }
         const previousSite = planned.settings.static_site;
         const site = await replacement.publish(previousSite, () => this.findOwned(actor, id));
@@ -189,6 +214,9 @@ export class LinksService {
           if (previousAvatar !== planned.settings.biolink?.avatar) {
             await this.images.remove([previousAvatar]);
           }
+          if (planned.changes.preview_image !== undefined) {
+            await this.images.removePreviews([previousPreview]);
+          }
           return { id };
         }
       }
@@ -200,6 +228,7 @@ export class LinksService {
     } catch (error) {
       await replacement.abandon();
       await this.images.remove([newAvatar]);
+      await this.images.removePreviews([newPreview]);
       throw error;
     }
   }
@@ -218,6 +247,7 @@ export class LinksService {
       await this.sites.remove(site, true);
     }
     await this.images.remove([parseLinkSettings(link.settings).biolink?.avatar]);
+    await this.images.removePreviews([link.preview_image]);
     return { id };
   }
 

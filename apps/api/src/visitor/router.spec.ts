@@ -26,6 +26,7 @@ describe(hostOf.name, () => {
 
 describe(VisitorRouter.name, () => {
   const domain = (enabled: boolean): VisitorDomain => ({
+    scheme: 'https://',
     id: 5,
     host: 'go.brand.example',
     enabled,

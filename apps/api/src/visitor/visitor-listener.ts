@@ -4,6 +4,7 @@ import type { SiteRef } from '@app/storage';
 import type { VisitorLink } from './cache/visitor-link';
 import { ClicksLimitGate } from './gates/clicks-limit.gate';
 import { PasswordGate } from './gates/password.gate';
+import { PreviewGate } from './gates/preview.gate';
 import { ScheduleGate } from './gates/schedule.gate';
 import { SensitiveGate } from './gates/sensitive.gate';
 import { SplashGate } from './gates/splash.gate';
@@ -26,7 +27,7 @@ import { VisitCounter } from './visit-counter';
  * the alias is not a static site.
  *
  * A visit meets, in order: which host, which link, the schedule, the clicks limit, then for a
- * static site its own URLs, or the password, sensitive content, targeting, the splash page and
+ * static site its own URLs, or a link-preview fetcher's page, the password, sensitive content, targeting, the splash page and
  * the redirect. A bio page (type biolink) is rendered after the password and sensitive-content
  * gates instead of the redirect; its `/{alias}/b/{block}` addresses are its link blocks' counted
  * redirects and its collector forms. Only the cache loads, the geo database, appointment slots
@@ -38,6 +39,7 @@ export class VisitorListener {
     private readonly router: VisitorRouter,
     private readonly schedule: ScheduleGate,
     private readonly clicksLimit: ClicksLimitGate,
+    private readonly preview: PreviewGate,
     private readonly password: PasswordGate,
     private readonly sensitive: SensitiveGate,
     private readonly targeting: TargetingGate,
@@ -104,7 +106,11 @@ export class VisitorListener {
       this.password.answerPost(visit, link);
       return;
     }
-    if (this.password.check(visit, link) || this.sensitive.check(visit, link)) {
+    if (
+      this.preview.check(visit, link) ||
+      this.password.check(visit, link) ||
+      this.sensitive.check(visit, link)
+    ) {
       return;
     }
     if (link.bio !== null) {

@@ -6,6 +6,7 @@ import { deriveKey, SECRETS_KEY } from '@app/config';
 import { VisitorCache } from './cache/visitor-cache.service';
 import { ClicksLimitGate } from './gates/clicks-limit.gate';
 import { PasswordGate } from './gates/password.gate';
+import { PreviewGate } from './gates/preview.gate';
 import { ScheduleGate } from './gates/schedule.gate';
 import { SensitiveGate } from './gates/sensitive.gate';
 import { SplashGate } from './gates/splash.gate';
@@ -38,6 +39,7 @@ import { VISITOR_SECRET } from './visitor-secret';
     ScheduleGate,
     ClicksLimitGate,
     PasswordGate,
+    PreviewGate,
     SensitiveGate,
     TargetingGate,
     SplashGate,

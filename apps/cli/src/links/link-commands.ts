@@ -7,6 +7,7 @@ import { Actor, UsersService } from '@app/auth';
 import { AppError, ListQuery } from '@app/common';
 import { AccountLogsRepository, LinksRepository } from '@app/database';
 import {
+  DestinationChecks,
   EXPORT_FORMATS,
   LinksBulkService,
   LinksExportService,
@@ -197,6 +198,22 @@ export const LINK_COMMANDS: Record<string, Command> = {
       file.end();
       await once(file, 'finish');
       return { format, file: output, exported: document.exported() };
+    },
+  },
+  'links:check-destinations': {
+    usage: 'links:check-destinations [--email E] [--link-id N]',
+    options: { email: { type: 'string' }, 'link-id': { type: 'string' } },
+    async run(app, options) {
+      const email = str(options, 'email');
+      const userId =
+        email === undefined ? undefined : (await app.get(UsersService).getByEmail(email)).id;
+      const linkId = idOption(options, 'link-id');
+      // At once, ignoring the daily spacing; prints {checked, ok, broken}.
+      return app.get(DestinationChecks).run({
+        force: true,
+        userId,
+        linkId: linkId === 0 ? undefined : linkId,
+      });
     },
   },
 };

@@ -32,4 +32,33 @@ export class ImageIntake {
       }
     });
   }
+
+  /**
+   * The upload checked like `normalize`, then cropped to exactly `width` x `height` (cover, from
+   * the centre) and encoded as a JPEG: the shape chat apps and social sites show a preview in.
+   */
+  cover(
+    field: string,
+    buffer: Buffer,
+    formats: ImageFormats,
+    width: number,
+    height: number,
+  ): Promise<Buffer> {
+    return this.queue.run(async () => {
+      try {
+        const image = sharp(buffer, { limitInputPixels: MAX_IMAGE_PIXELS, density: 144 });
+        checkImageHeader(field, await image.metadata(), formats);
+        return await image
+          .rotate()
+          .resize(width, height, { fit: 'cover', position: 'centre' })
+          .flatten({ background: '#ffffff' })
+          .jpeg({ quality: 85, mozjpeg: true })
+          .toBuffer();
+      } catch (e) {
+        throw e instanceof AppError
+          ? e
+          : new AppError('validation_failed', `${field} must be ${formats.described}.`, field);
+      }
+    });
+  }
 }

@@ -42,6 +42,9 @@ export interface LinkSettings {
 
 /** Where avatars and image blocks of bio pages are stored, under DATA_DIR and served there. */
 export const BIOLINK_UPLOADS_PATH = 'uploads/biolinks';
+
+/** Where link-preview images are stored and served (`/uploads/previews/<name>.jpg`). */
+export const PREVIEW_UPLOADS_PATH = 'uploads/previews';
 export const BIOLINK_FONTS = ['system', 'serif', 'monospace', 'rounded'] as const;
 export type BiolinkFont = (typeof BIOLINK_FONTS)[number];
 

@@ -7,6 +7,9 @@ import { UserEntity } from '../users/user.entity';
 export const LINK_TYPES = ['link', 'walink', 'static', 'biolink'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
+export const DESTINATION_STATUSES = ['unknown', 'ok', 'broken'] as const;
+export type DestinationStatus = (typeof DESTINATION_STATUSES)[number];
+
 /**
  * A short link. `domain_id` is 0 for the main domain, so that (domain_id, url) can be unique in
  * both dialects (a NULL would not collide). A domain's links are deleted with the domain, in the
@@ -92,4 +95,29 @@ export class LinkEntity {
 
   @Column({ type: Date, nullable: true })
   last_datetime!: Date | null;
+  /** Link preview (issue 38): what chat apps and social sites show when they unfurl the link. */
+  @Column({ type: String, length: 120, nullable: true })
+  preview_title?: string | null;
+
+  @Column({ type: String, length: 300, nullable: true })
+  preview_description?: string | null;
+
+  /** File name of the 1200x630 JPEG on the storage driver (image uploads). */
+  @Column({ type: String, length: 255, nullable: true })
+  preview_image?: string | null;
+
+  /** Destination health (issue 38): 'unknown' until checked, then 'ok' or 'broken'. */
+  @Column({ type: String, length: 16, default: 'unknown' })
+  destination_status?: DestinationStatus;
+
+  /** The last HTTP status the destination answered, null when it never answered. */
+  @Column({ type: Number, nullable: true })
+  destination_status_code?: number | null;
+
+  @Column({ type: Date, nullable: true })
+  destination_checked_datetime?: Date | null;
+
+  /** Failed checks in a row; 3 make the link broken. Never shown in the API. */
+  @Column({ type: Number, default: 0 })
+  destination_failures?: number;
 }

@@ -66,6 +66,9 @@ export type LinkChanges = Partial<
     | 'start_date'
     | 'end_date'
     | 'last_datetime'
+    | 'preview_title'
+    | 'preview_description'
+    | 'preview_image'
   >
 >;
 
@@ -309,6 +312,70 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
       if ((result.affected ?? 0) === 0) return false;
       await this.outbox.write(events.of([link]), events.now);
       return true;
+    });
+  }
+
+  /**
+   * Enabled links with a destination whose last check is older than `checkedBefore` (null: all,
+   * the command line's run at once), oldest check first; optionally one owner's or one link.
+   */
+  dueForDestinationCheck(
+    checkedBefore: Date | null,
+    limit: number,
+    only: { userId?: number; linkId?: number } = {},
+  ): Promise<LinkEntity[]> {
+    const q = this.repo
+      .createQueryBuilder('l')
+      .where('l.is_enabled = :enabled', { enabled: true })
+      .andWhere('l.location_url IS NOT NULL')
+      .andWhere('l.type IN (:...types)', { types: ['link', 'walink'] });
+    if (checkedBefore !== null) {
+      q.andWhere(
+        '(l.destination_checked_datetime IS NULL OR l.destination_checked_datetime <= :before)',
+        { before: toDbDateTime(checkedBefore) },
+      );
+    }
+    if (only.userId !== undefined) q.andWhere('l.user_id = :userId', { userId: only.userId });
+    if (only.linkId !== undefined) q.andWhere('l.id = :linkId', { linkId: only.linkId });
+    return q
+      .orderBy('l.destination_checked_datetime', 'ASC')
+      .addOrderBy('l.id', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+
+  /**
+   * Writes the result of one destination check and, in the same transaction, the events of a
+   * change of status (`events` gets the row as written). Returns the row as written, or null when
+   * the link is gone.
+   */
+  async recordDestinationCheck(
+    id: number,
+    result: {
+      status: 'ok' | 'broken' | 'unknown';
+      statusCode: number | null;
+      failures: number;
+      checkedAt: Date;
+    },
+    events: LinkEvents | null,
+  ): Promise<LinkEntity | null> {
+    return this.db.write(async () => {
+      const update = await this.db.manager
+        .createQueryBuilder()
+        .update(LinkEntity)
+        .set({
+          destination_status: result.status,
+          destination_status_code: result.statusCode,
+          destination_failures: result.failures,
+          destination_checked_datetime: result.checkedAt,
+        })
+        .where('id = :id', { id })
+        .execute();
+      if ((update.affected ?? 0) === 0) return null;
+      const row = await this.db.manager.findOneBy(LinkEntity, { id });
+      if (row === null) return null;
+      if (events !== null) await this.outbox.write(events.of([row]), events.now);
+      return row;
     });
   }
 }

@@ -22,6 +22,7 @@ import { HandlerTeam1765600000000 as PostgresHandlerTeam } from './postgres/1765
 import { SecretsKeyCheck1765620000000 as PostgresSecretsKeyCheck } from './postgres/1765620000000-secrets-key-check';
 import { PaymentReferences1765710000000 as PostgresPaymentReferences } from './postgres/1765710000000-payment-references';
 import { BotsAndScans1765720000000 as PostgresBotsAndScans } from './postgres/1765720000000-bots-and-scans';
+import { LinkPreviewsHealth1765730000000 as PostgresLinkPreviewsHealth } from './postgres/1765730000000-link-previews-health';
 import { Init1763700000000 as SqliteInit } from './sqlite/1763700000000-init';
 import { LinksDomainsVisits1763800000000 as SqliteLinksDomainsVisits } from './sqlite/1763800000000-links-domains-visits';
 import { DomainsEnabledHost1763850000000 as SqliteDomainsEnabledHost } from './sqlite/1763850000000-domains-enabled-host';
@@ -46,6 +47,7 @@ import { HandlerTeam1765600000000 as SqliteHandlerTeam } from './sqlite/17656000
 import { SecretsKeyCheck1765620000000 as SqliteSecretsKeyCheck } from './sqlite/1765620000000-secrets-key-check';
 import { PaymentReferences1765710000000 as SqlitePaymentReferences } from './sqlite/1765710000000-payment-references';
 import { BotsAndScans1765720000000 as SqliteBotsAndScans } from './sqlite/1765720000000-bots-and-scans';
+import { LinkPreviewsHealth1765730000000 as SqliteLinkPreviewsHealth } from './sqlite/1765730000000-link-previews-health';
 
 /** Applied in this order. Each schema change adds one migration per dialect, with an exact `down`. */
 export const SQLITE_MIGRATIONS = [
@@ -73,6 +75,7 @@ export const SQLITE_MIGRATIONS = [
   SqliteSecretsKeyCheck,
   SqlitePaymentReferences,
   SqliteBotsAndScans,
+  SqliteLinkPreviewsHealth,
 ];
 export const POSTGRES_MIGRATIONS = [
   PostgresInit,
@@ -99,4 +102,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresSecretsKeyCheck,
   PostgresPaymentReferences,
   PostgresBotsAndScans,
+  PostgresLinkPreviewsHealth,
 ];

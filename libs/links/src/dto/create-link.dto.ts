@@ -253,6 +253,43 @@ export class CreateLinkDto {
   @IsFormBoolean()
   avatar_remove?: boolean;
 
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 120,
+    description:
+      'The title chat apps and social sites show when they unfurl the link (og:title); empty or null removes it',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(120)
+  preview_title?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 300,
+    description: 'The description of the link preview (og:description); empty or null removes it',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  preview_description?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'binary',
+    description:
+      'The image of the link preview (PNG, JPEG, WebP or GIF, 5 MB; stored as a 1200x630 JPEG, cropped from the centre)',
+  })
+  @IsOptional()
+  preview_image?: unknown;
+
+  @ApiPropertyOptional({ enum: [0, 1], description: '1 removes the preview image' })
+  @IsOptional()
+  @IsFormBoolean()
+  preview_image_remove?: boolean;
+
   @ApiPropertyOptional({ description: 'biolink: the heading of the page', maxLength: 128 })
   @Trim()
   @IsOptional()

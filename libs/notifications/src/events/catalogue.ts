@@ -13,6 +13,8 @@ export const EVENT_NAMES = [
   'link.deleted',
   'link.clicks_limit_reached',
   'link.expired',
+  'link.destination_broken',
+  'link.destination_recovered',
   'domain.verified',
   'domain.disabled',
   'team_member.invited',

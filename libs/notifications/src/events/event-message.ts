@@ -50,6 +50,14 @@ const SENTENCES: Record<string, (data: Data, appUrl: string) => { title: string;
     title: 'Link expired',
     text: `${linkName(d)} passed the end of its schedule${d.end_date ? ` (${text(d.end_date)} UTC)` : ''}.`,
   }),
+  'link.destination_broken': (d) => ({
+    title: 'Destination broken',
+    text: `${linkName(d)} points to ${text(d.location_url)}, which failed 3 checks in a row${d.destination_status_code ? ` (last status ${text(d.destination_status_code)})` : ''}.`,
+  }),
+  'link.destination_recovered': (d) => ({
+    title: 'Destination recovered',
+    text: `${linkName(d)} points to ${text(d.location_url)}, which answers again.`,
+  }),
   'domain.verified': (d) => ({
     title: 'Domain verified',
     text: `${text(d.host)} is verified and now serves your links.`,

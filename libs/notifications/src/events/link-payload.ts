@@ -5,6 +5,7 @@ import {
   BIOLINK_UPLOADS_PATH,
   LinkSettings,
   parseLinkSettings,
+  PREVIEW_UPLOADS_PATH,
   TARGETING_TYPES,
 } from '@app/database/links/link-settings';
 import { LinkEntity } from '@app/database/links/link.entity';
@@ -27,6 +28,12 @@ export interface LinkPayload {
   end_date: string | null;
   last_datetime: string | null;
   datetime: string;
+  preview_title: string | null;
+  preview_description: string | null;
+  preview_image_url: string | null;
+  destination_status: string;
+  destination_status_code: number | null;
+  destination_checked_datetime: string | null;
   additional?: { mode: string; static_folder: string; files: string[]; total_files: number };
 }
 
@@ -107,6 +114,14 @@ export function linkPayload(
     end_date: formatDateTime(link.end_date),
     last_datetime: formatDateTime(link.last_datetime),
     datetime: formatDateTime(link.datetime),
+    preview_title: link.preview_title ?? null,
+    preview_description: link.preview_description ?? null,
+    preview_image_url: link.preview_image
+      ? `${appUrl}/${PREVIEW_UPLOADS_PATH}/${link.preview_image}`
+      : null,
+    destination_status: link.destination_status ?? 'unknown',
+    destination_status_code: link.destination_status_code ?? null,
+    destination_checked_datetime: formatDateTime(link.destination_checked_datetime ?? null),
   };
   if (settings.static_site) {
     const site = settings.static_site;

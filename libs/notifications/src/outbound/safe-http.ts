@@ -6,7 +6,7 @@ import { isPublicAddress } from './address-policy';
 import { OutboundError } from './outbound-error';
 
 export interface OutboundRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'HEAD' | 'POST';
   url: string;
   headers?: Record<string, string>;
   body?: string | Buffer;

@@ -40,7 +40,7 @@ export function isSendableHeader(value: string): boolean {
 /**
  * Everything a visitor does with one link, in order: the first visit (the link is not cached
  * yet), then cached visits with query strings (the second also passes a clicks limit of 1),
- * the static site's files, the password and sensitive-content forms.
+ * link-preview fetchers, the static site's files, the password and sensitive-content forms.
  */
 export function linkVisits(link: StoredLink): HttpRequest[] {
   const base = `/${percentEncode(link.alias)}`;
@@ -58,6 +58,11 @@ export function linkVisits(link: StoredLink): HttpRequest[] {
     }),
     visit(link.host, `${base}?ld_qr=-1&ld_qr`, { 'User-Agent': 'curl/8.5.0' }),
     visit(link.host, `${base}?ld_qr=2`, { 'User-Agent': 'Slackbot-LinkExpanding 1.0' }, 'head'),
+    // A link-preview fetcher: the Open Graph page when the link has a preview (preview.gate.ts).
+    visit(link.host, `${base}?x=%22%3E%3C`, {
+      'User-Agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+    }),
+    visit(link.host, base, { 'User-Agent': 'facebookexternalhit/1.1' }, 'head'),
     visit(link.host, base, FORM, 'post', 'type=sensitive_content'),
   ];
   if (link.isStatic) {

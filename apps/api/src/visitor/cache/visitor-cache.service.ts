@@ -30,6 +30,8 @@ import { compileLink, VisitorLink, locationOf } from './visitor-link';
 /** A custom domain as the visitor side routes it. */
 export interface VisitorDomain {
   id: number;
+  /** `https://` or `http://`, as the domain was added. */
+  scheme: string;
   host: string;
   enabled: boolean;
   indexUrl: string | null;
@@ -173,6 +175,7 @@ export class VisitorCache implements OnModuleInit, OnApplicationShutdown {
           const domain: VisitorDomain | null = row
             ? {
                 id: row.id,
+                scheme: row.scheme,
                 host: row.host,
                 enabled: row.is_enabled,
                 indexUrl: locationOf(row.custom_index_url),

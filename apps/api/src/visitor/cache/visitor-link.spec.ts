@@ -100,6 +100,7 @@ describe(compileLink.name, () => {
       splash: null,
       site: null,
       bio: null,
+      preview: null,
     });
   });
 
@@ -160,6 +161,7 @@ describe(compileLink.name, () => {
       splash: null,
       site: null,
       bio: null,
+      preview: null,
     });
     expect([compiled.startMs, compiled.endMs]).toEqual([start.getTime(), end.getTime()]);
   });

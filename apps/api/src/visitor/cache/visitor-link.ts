@@ -43,6 +43,24 @@ export interface VisitorLink {
   site: SiteRef | null;
   /** biolink links: the page and its enabled blocks; null for other types. */
   bio: VisitorBio | null;
+  /** What link-preview fetchers are shown (preview.gate.ts); null when the link has no preview. */
+  preview: LinkPreview | null;
+}
+
+/** A link's own preview: the image is its stored name under `uploads/previews/`. */
+export interface LinkPreview {
+  title: string | null;
+  description: string | null;
+  image: string | null;
+}
+
+function previewOf(link: LinkEntity): LinkPreview | null {
+  const title = link.preview_title ?? null;
+  const description = link.preview_description ?? null;
+  const image = link.preview_image ?? null;
+  return title === null && description === null && image === null
+    ? null
+    : { title, description, image };
 }
 
 /** Adds the link's UTM values to a destination, keeping the destination's own parameters. */
@@ -101,5 +119,6 @@ export function compileLink(
       ? { siteId: settings.static_site.folder, version: settings.static_site.version }
       : null,
     bio,
+    preview: previewOf(link),
   };
 }

@@ -41,6 +41,7 @@ function linkOf(overrides: Partial<VisitorLink> = {}): VisitorLink {
     splash: null,
     site: null,
     bio: null,
+    preview: null,
     ...overrides,
   };
 }
