@@ -83,6 +83,11 @@ async function main() {
       size: 500,
       frame: frame('round_bottom_text', 'sora', 'स्कैन करें हिन्दी'),
     },
+    // Ŝ̈ in Cousine: the letter and its marks from Noto Sans, which places them; "Scan" in Cousine.
+    'text-marks-courier': {
+      size: 500,
+      frame: frame('straight_bottom_text', 'courier', 'Ŝ̈can Ŝ̈'),
+    },
     'text-thai-tahoma': { size: 500, frame: frame('straight_bottom_text', 'tahoma', 'สแกนเลย') },
     'text-mixed-arial': {
       size: 500,

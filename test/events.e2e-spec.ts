@@ -625,6 +625,36 @@ describe('Events: outbox, deliveries, retries', () => {
     });
   });
 
+  it('a pending delivery of a handler its owner turned off fails at its next attempt, for good', async () => {
+    const hook = await handler('/off', { events: ['link.expired'] });
+    http.answers.set('/off', { status: 503, body: 'down' });
+    await raise('link.expired', { id: 7 });
+    await dispatcher.drain();
+    let [row] = (await deliveries(hook.id)).body.data;
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
+    await disable(hook.id);
+    http.answers.delete('/off');
+    now = new Date(now.getTime() + RETRY_DELAYS_MS[0] * 2);
+    await dispatcher.drain();
+    [row] = (await deliveries(hook.id)).body.data;
+    expect(row).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      last_status_code: null,
+      last_error: 'The handler is disabled.',
+      next_attempt_datetime: null,
+    });
+    // Nothing is claimed again, however long one waits, and nothing was sent.
+    for (const delay of RETRY_DELAYS_MS) {
+      now = new Date(now.getTime() + delay * 1.1 + 1_000);
+      await dispatcher.drain();
+    }
+    const after = (await deliveries(hook.id)).body.data;
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(to('/off')).toHaveLength(1);
+  });
+
   it('a change that rolls back sends nothing', async () => {
     const hook = await handler('/rollback', { events: ['link.expired'] });
     await expect(

@@ -531,6 +531,19 @@ describe('QR codes', () => {
       'frame_text has characters that the font arial cannot draw: "𐀀" (U+10000), "ༀ" (U+0F00).',
     ],
     [
+      'frame text with a mark no font of the chain places on its letter (a diaeresis on Arabic)',
+      {
+        name: 'x',
+        type: 'text',
+        text: 'x',
+        frame: 'ribbon_bottom_text',
+        frame_text: 'Scan \u0634\u0308 Ŝ̈',
+        frame_text_font: 'courier',
+      },
+      'frame_text',
+      'frame_text has characters that the font courier cannot draw: "\u0634\u0308" (U+0634 U+0308).',
+    ],
+    [
       'a project of someone else',
       { name: 'x', type: 'text', text: 'x', project_id: '999999' },
       'project_id',

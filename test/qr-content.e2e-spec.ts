@@ -107,9 +107,6 @@ describe('QR content, exactly as asked or refused', () => {
     const tel = await created({ name: 'T', type: 'phone', phone: '+49 30 1234567' });
     expect(tel.read?.text).toBe('tel:+49301234567');
     expect(parsePhoneNumberFromString(tel.embedded_data.slice(4))?.isValid()).toBe(true);
-    const code = await created({ name: 'IMEI', type: 'phone', phone: '*#06#' });
-    expect(code.read?.text).toBe('tel:%2A%2306%23');
-    expect(new URL(code.embedded_data).hash).toBe('');
     const sms = await created({
       name: 'S',
       type: 'sms',
@@ -121,9 +118,19 @@ describe('QR content, exactly as asked or refused', () => {
     const ft = await created({ name: 'F', type: 'facetime', facetime: '+1 415 555 2671' });
     expect(ft.read?.text).toBe('facetime:+14155552671');
     const rule = (field: string) =>
-      `${field} must be a telephone number in international form such as +49 30 1234567 (one that libphonenumber knows as valid), or a local number or service code of digits, * and # (RFC 3966).`;
+      `${field} must be a telephone number in international form such as +1 415 555 2671 (one that libphonenumber knows as valid): a local number or service code needs a phone-context (RFC 3966), which a QR code cannot know.`;
     expect(await refused({ name: 'S', type: 'sms', sms: '12:34', sms_body: 'x' })).toEqual([
       ['sms', rule('sms')],
+    ]);
+    // RFC 3966 writes a local number or service code only with a phone-context, which is unknown.
+    expect(await refused({ name: 'IMEI', type: 'phone', phone: '*#06#' })).toEqual([
+      ['phone', rule('phone')],
+    ]);
+    expect(await refused({ name: 'L', type: 'phone', phone: '030 1234567' })).toEqual([
+      ['phone', rule('phone')],
+    ]);
+    expect(await refused({ name: 'F', type: 'facetime', facetime: '0151 23456789' })).toEqual([
+      ['facetime', rule('facetime')],
     ]);
     expect(await refused({ name: 'W', type: 'whatsapp', whatsapp: 'n/a' })).toEqual([
       [

@@ -19,16 +19,20 @@ describe('mergeSettings', () => {
   });
 
   it('keeps previous style and content on a partial update of the same type', () => {
-    const first = mergeSettings('sms', null, null, { sms: '112', sms_body: 'Hi', size: 300 });
+    const first = mergeSettings('sms', null, null, {
+      sms: '+14155552671',
+      sms_body: 'Hi',
+      size: 300,
+    });
     const next = mergeSettings('sms', first.settings, 'sms', { sms_body: 'Bye' });
     expect(next).toEqual({
-      settings: { ...STYLE_DEFAULTS, size: 300, sms: '112', sms_body: 'Bye' },
-      embedded: 'sms:112?body=Bye',
+      settings: { ...STYLE_DEFAULTS, size: 300, sms: '+14155552671', sms_body: 'Bye' },
+      embedded: 'sms:+14155552671?body=Bye',
     });
   });
 
   it('drops the previous content when the type changes', () => {
-    const first = mergeSettings('phone', null, null, { phone: '112' });
+    const first = mergeSettings('phone', null, null, { phone: '+14155552671' });
     expect(entries(() => mergeSettings('url', first.settings, 'phone', {}))).toEqual([
       {
         status: 400,

@@ -188,7 +188,12 @@ export function checkFrameText(s: QrSettings): void {
     const named = missing
       .map(
         (c) =>
-          `"${c}" (U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')})`,
+          `"${c}" (${[...c]
+            .map(
+              (ch) =>
+                `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`,
+            )
+            .join(' ')})`,
       )
       .join(', ');
     throw new AppError(

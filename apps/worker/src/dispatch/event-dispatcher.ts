@@ -182,9 +182,15 @@ export class EventDispatcher implements OnApplicationBootstrap, BeforeApplicatio
     try {
       const outcome = await this.attempt(delivery, event, handler);
       const now = this.clock.now();
-      // A target that is gone (410, a dropped push subscription) is not tried again.
-      const retryAt =
-        outcome.ok || outcome.gone !== undefined ? null : nextAttemptAt(delivery.attempts, now);
+      // Not tried again: a target that is gone (410, a dropped push subscription), and a delivery
+      // whose event or handler no longer exists or whose handler is off (by a 410, by its owner,
+      // by a removed push subscriber): retrying would only repeat "The handler is disabled.".
+      const final =
+        outcome.gone !== undefined ||
+        event === undefined ||
+        handler === undefined ||
+        !handler.is_enabled;
+      const retryAt = outcome.ok || final ? null : nextAttemptAt(delivery.attempts, now);
       await this.deliveries.recordAttempt(
         delivery,
         {

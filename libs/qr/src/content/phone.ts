@@ -4,11 +4,8 @@ import { ContentError } from './fields';
 /** RFC 3966 visual separators (`-.()`), and the spaces people type between digit groups. */
 const SEPARATORS = /[\s().-]/g;
 
-/** E.164: at most 15 digits. */
-const LOCAL = /^[\d*#]*\d[\d*#]*$/;
-
 const MESSAGE = (field: string): string =>
-  `${field} must be a telephone number in international form such as +49 30 1234567 (one that libphonenumber knows as valid), or a local number or service code of digits, * and # (RFC 3966)`;
+  `${field} must be a telephone number in international form such as +1 415 555 2671 (one that libphonenumber knows as valid): a local number or service code needs a phone-context (RFC 3966), which a QR code cannot know`;
 
 /** An international number, as `+` and digits, if libphonenumber knows it as a valid number. */
 export function globalNumber(value: string): string | null {
@@ -21,19 +18,16 @@ export function globalNumber(value: string): string | null {
 }
 
 /**
- * The telephone-subscriber part of a `tel:` or `sms:` URI (RFC 3966, RFC 5724): visual separators
- * dropped; an international number must be one libphonenumber knows as valid; a local number or
- * a service code (`*#06#`) is digits, `*` and `#`, with `*` and `#` percent-encoded, since a URL
- * parser reads `#` as the start of a fragment. Anything else (`12:34`, `n/a`) is refused.
+ * The telephone-subscriber part of a `tel:` or `sms:` URI (RFC 3966, RFC 5724): an international
+ * number libphonenumber knows as valid, visual separators dropped. RFC 3966 (5.1.5) requires a
+ * local number, and a service code such as `*#06#`, to carry a `;phone-context=`: the network or
+ * area it is dialled in, which a printed code cannot know (it is whatever network the scanning
+ * phone is on). Rather than write a URI the RFC calls invalid, such numbers are refused.
  */
 export function telephoneSubscriber(field: string, value: string): string {
   const global = globalNumber(value);
   if (global !== null) {
     return global;
-  }
-  const compact = value.replace(SEPARATORS, '');
-  if (!compact.startsWith('+') && LOCAL.test(compact) && compact.replace(/\D/g, '').length <= 15) {
-    return compact.replace(/\*/g, '%2A').replace(/#/g, '%23');
   }
   throw new ContentError(field, MESSAGE(field));
 }

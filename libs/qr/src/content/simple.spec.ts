@@ -70,13 +70,10 @@ describe('geo (RFC 5870)', () => {
   });
 });
 
-/** RFC 3966 `local-number-digits`, with `*` and `#` percent-encoded as this encoder writes them. */
-const TEL_LOCAL = /^tel:(?:[\d]|%2A|%23)+$/;
-
 const PHONE_RULE = (field: string) =>
   new ContentError(
     field,
-    `${field} must be a telephone number in international form such as +49 30 1234567 (one that libphonenumber knows as valid), or a local number or service code of digits, * and # (RFC 3966)`,
+    `${field} must be a telephone number in international form such as +1 415 555 2671 (one that libphonenumber knows as valid): a local number or service code needs a phone-context (RFC 3966), which a QR code cannot know`,
   );
 
 describe('tel (RFC 3966)', () => {
@@ -92,18 +89,14 @@ describe('tel (RFC 3966)', () => {
     expect(parsePhoneNumberFromString(tel.slice(4))?.number).toBe(tel.slice(4));
   });
 
-  it('percent-encodes * and # of a service code, so that a URL parser sees no fragment', () => {
-    const tel = encodeContent('phone', { phone: '*#06#' });
-    expect(tel).toBe('tel:%2A%2306%23');
-    expect(tel).toMatch(TEL_LOCAL);
-    const url = new URL(tel);
-    expect(url.hash).toBe('');
-    expect(decodeURIComponent(url.pathname)).toBe('*#06#');
-  });
-
-  it('writes a local number as typed, separators dropped', () => {
-    expect(encodeContent('phone', { phone: '030 123-456' })).toBe('tel:030123456');
-  });
+  it.each(['030 123-456', '*#06#', '#31#', '112', '0049 30 1234567'])(
+    'refuses the local number or service code %p, which RFC 3966 writes only with a phone-context',
+    (phone) => {
+      expect(() => encodeContent('phone', { phone })).toThrow(PHONE_RULE('phone'));
+      expect(() => encodeContent('sms', { sms: phone })).toThrow(PHONE_RULE('sms'));
+      expect(() => encodeContent('facetime', { facetime: phone })).toThrow(PHONE_RULE('facetime'));
+    },
+  );
 
   it.each(['+49 30 / 123', 'call me', '+', '+49;ext=1', '+49 12', '+1 (555) 123.4567', '12:34'])(
     'refuses %p',

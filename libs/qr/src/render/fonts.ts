@@ -4,7 +4,7 @@ import { inflateSync } from 'node:zlib';
 import { parse } from 'opentype.js';
 import { lru } from './cache';
 import { FrameFont } from './options';
-import { FontFace, ignorable, shapeLine } from './shaping';
+import { diacriticCluster, FontFace, ignorable, placesMarks, shapeLine } from './shaping';
 
 /**
  * Frame fonts come from @fontsource packages (SIL OFL 1.1) and load from node_modules, so text is
@@ -183,6 +183,26 @@ function faceFor(chain: string[], cp: number): FontFace | null {
   return null;
 }
 
+/**
+ * The first font file of the chain that draws every code point of a cluster of a base and its
+ * diacritics and places the marks over the base (see placesMarks).
+ */
+function faceForCluster(chain: string[], cluster: string): FontFace | null {
+  const cps = [...cluster].map((ch) => ch.codePointAt(0) as number);
+  for (const family of chain) {
+    for (const subset of familySubsets(family)) {
+      if (!cps.every((cp) => subset.ranges.some(([a, b]) => cp >= a && cp <= b))) {
+        continue;
+      }
+      const face = loadFile(subset.file);
+      if (placesMarks(face, cluster)) {
+        return face;
+      }
+    }
+  }
+  return null;
+}
+
 /** The frame text has characters that none of the font's families can draw. */
 export class UnsupportedCharactersError extends Error {
   constructor(
@@ -197,11 +217,21 @@ export class UnsupportedCharactersError extends Error {
 /** The distinct characters of `text` that the font cannot draw, in order of appearance. */
 export function unsupportedCharacters(text: string, font: FrameFont): string[] {
   const missing = new Set<string>();
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) as number;
-    if (!ignorable(cp) && !faceFor(FONT_CHAINS[font], cp)) {
-      missing.add(ch);
+  const chain = FONT_CHAINS[font];
+  for (let i = 0; i < text.length;) {
+    const cluster = diacriticCluster(text, i);
+    if (cluster !== null) {
+      if (!faceForCluster(chain, cluster)) {
+        missing.add(cluster);
+      }
+      i += cluster.length;
+      continue;
     }
+    const cp = text.codePointAt(i) as number;
+    if (!ignorable(cp) && !faceFor(chain, cp)) {
+      missing.add(String.fromCodePoint(cp));
+    }
+    i += String.fromCodePoint(cp).length;
   }
   return [...missing];
 }
@@ -209,7 +239,11 @@ export function unsupportedCharacters(text: string, font: FrameFont): string[] {
 /** The glyphs of one line of text in a frame font, shaped (see shapeLine), and its width in em. */
 export function shapeFrameText(text: string, font: FrameFont): ReturnType<typeof shapeLine> {
   const chain = FONT_CHAINS[font];
-  const shaped = shapeLine(text, (cp) => faceFor(chain, cp));
+  const shaped = shapeLine(
+    text,
+    (cp) => faceFor(chain, cp),
+    (cluster) => faceForCluster(chain, cluster),
+  );
   if (shaped.missing.length > 0) {
     throw new UnsupportedCharactersError(shaped.missing, font);
   }

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shapeFrameText } from './fonts';
+import { shapeFrameText, unsupportedCharacters, UnsupportedCharactersError } from './fonts';
 import { FRAME_FONTS, FrameFont } from './options';
-import type { PlacedGlyph } from './shaping';
+import { placesMarks, type PlacedGlyph } from './shaping';
 
 /** Words a native reader must see drawn as their script is written. */
 const WORDS = {
@@ -56,9 +56,9 @@ describe('shapeFrameText', () => {
         ...shapeFrameText(text, font),
       })),
     );
-    // A word is one font file, but for MedievalSharp's Ŝ̈: it has no U+0308 (see MARK_UNPLACED).
+    // Every word is one font file (Ŝ̈ the one that places its mark): the oracle shapes in it.
     const split = all.filter((c) => new Set(c.glyphs.map((g) => g.face.file)).size > 1);
-    expect(split.map((c) => `${c.font} ${c.word}`)).toEqual(['luminari mark']);
+    expect(split.map((c) => `${c.font} ${c.word}`)).toEqual([]);
     const cases = all.filter((c) => !split.includes(c));
     const paths = new Map<string, string>();
     for (const c of cases) {
@@ -145,30 +145,48 @@ describe('shapeFrameText', () => {
   });
 
   /**
-   * Not yet in: Cousine and DejaVu Sans Mono (no mark attachment for Ŝ, HarfBuzz leaves the
-   * mark between the cells: the oracle test agrees), Anton and Dancing Script (no U+0308 of
-   * their own: the mark comes from a Noto font, a run of its own that cannot attach to Ŝ).
+   * Cousine and DejaVu Sans Mono have U+0308 but no mark attachment (HarfBuzz leaves the mark
+   * between the cells); Anton, Dancing Script and MedievalSharp have no U+0308. Their Ŝ̈ is drawn
+   * in the first font of the chain that places the mark; the next letter is back in their own.
    */
-  const MARK_UNPLACED: FrameFont[] = [
-    'courier',
+  const MARK_ELSEWHERE: FrameFont[] = [
     'courier_new',
+    'courier',
     'monaco',
     'impact',
     'brush_script_mt',
+    'luminari',
   ];
-  it.each(FRAME_FONTS.filter((f) => !MARK_UNPLACED.includes(f)))(
-    'puts a combining mark on its base, not on the next letter (%s)',
-    (font) => {
-      const { glyphs } = shapeFrameText(`${WORDS.mark}a`, font);
-      const a = glyphs.find((g) => g.cluster === WORDS.mark.length) as PlacedGlyph;
-      const marks = glyphs.filter((g) => g !== a && g.x > 0);
-      expect(marks.length).toBeGreaterThan(0);
-      for (const m of marks) {
-        const box = m.face.font.glyphs.get(m.gid).getBoundingBox();
-        const centre = m.x + (box.x1 + box.x2) / 2 / m.face.font.unitsPerEm;
-        // The mark's middle lies over Ŝ, left of where a begins.
-        expect(centre).toBeLessThan(a.x);
-      }
-    },
-  );
+  it.each(FRAME_FONTS)('draws Ŝ̈ in one font that places its mark (%s)', (font) => {
+    const { glyphs } = shapeFrameText(`${WORDS.mark}a`, font);
+    const a = glyphs.find((g) => g.cluster === WORDS.mark.length) as PlacedGlyph;
+    const cluster = glyphs.filter((g) => g !== a);
+    expect(new Set(cluster.map((g) => g.face)).size).toBe(1);
+    const face = cluster[0].face;
+    expect(placesMarks(face, WORDS.mark)).toBe(true);
+    // The file the chain gives Ŝ alone: the font's own (or its fallback's, for Comic Neue).
+    const own = shapeFrameText(WORDS.mark[0], font).glyphs[0].face;
+    expect(face === own).toBe(!MARK_ELSEWHERE.includes(font));
+    expect(placesMarks(own, WORDS.mark)).toBe(!MARK_ELSEWHERE.includes(font));
+    expect(unsupportedCharacters(`${WORDS.mark}a`, font)).toEqual([]);
+  });
+
+  it('refuses a cluster whose mark no font of the chain places on its base', () => {
+    // A diaeresis on an Arabic letter: Noto Sans Arabic has no U+0308, Noto Sans no Arabic.
+    expect(unsupportedCharacters('\u0634\u0308', 'arial')).toEqual(['\u0634\u0308']);
+    expect(() => shapeFrameText('\u0634\u0308', 'arial')).toThrow(UnsupportedCharactersError);
+  });
+
+  it.each(FRAME_FONTS)('puts a combining mark on its base, not on the next letter (%s)', (font) => {
+    const { glyphs } = shapeFrameText(`${WORDS.mark}a`, font);
+    const a = glyphs.find((g) => g.cluster === WORDS.mark.length) as PlacedGlyph;
+    const marks = glyphs.filter((g) => g !== a && g.x > 0);
+    expect(marks.length).toBeGreaterThan(0);
+    for (const m of marks) {
+      const box = m.face.font.glyphs.get(m.gid).getBoundingBox();
+      const centre = m.x + (box.x1 + box.x2) / 2 / m.face.font.unitsPerEm;
+      // The mark's middle lies over Ŝ, left of where a begins.
+      expect(centre).toBeLessThan(a.x);
+    }
+  });
 });

@@ -57,12 +57,73 @@ function scriptOf(ch: string): string | null {
 
 const hasGlyph = (face: FontFace, ch: string): boolean => face.font.charToGlyphIndex(ch) > 0;
 
+/** A generic combining diacritic (U+0300…, script Inherited): drawn on the base before it. */
+const DIACRITIC = /^(?=\p{Mn})\p{Script=Inherited}$/u;
+
+/**
+ * The base character at `i` and the combining diacritics that follow it, when there are any:
+ * the cluster a mark-carrying grapheme is drawn from. Marks of a script's own (Hebrew points,
+ * Indic vowel signs, Thai marks) are left to the script's run and its shaper.
+ */
+export function diacriticCluster(text: string, i: number): string | null {
+  const base = String.fromCodePoint(text.codePointAt(i) as number);
+  if (DIACRITIC.test(base)) {
+    return null;
+  }
+  let end = i + base.length;
+  while (end < text.length) {
+    const ch = String.fromCodePoint(text.codePointAt(end) as number);
+    if (!DIACRITIC.test(ch)) {
+      break;
+    }
+    end += ch.length;
+  }
+  return end > i + base.length ? text.slice(i, end) : null;
+}
+
+/**
+ * Whether a face draws every code point of a cluster and puts each mark over its base: either
+ * HarfBuzz shapes the cluster as one glyph (a precomposed form), or the ink of every mark glyph
+ * is centred within the advance of the base glyph (the widest one). A font with no mark
+ * positioning leaves a spacing mark after its base, which fails the second test.
+ */
+export function placesMarks(face: FontFace, cluster: string): boolean {
+  if (![...cluster].every((ch) => hasGlyph(face, ch))) {
+    return false;
+  }
+  face.hb ??= hbFont(face.sfnt);
+  const shaped = hbShape(face.hb, cluster, false, null);
+  if (shaped.length === 1) {
+    return true;
+  }
+  let pen = 0;
+  const placed = shaped.map((g) => {
+    const at = { gid: g.gid, x: pen + g.xOffset, advance: g.xAdvance };
+    pen += g.xAdvance;
+    return at;
+  });
+  const base = placed.reduce((a, b) => (b.advance > a.advance ? b : a));
+  if (base.advance <= 0) {
+    return false;
+  }
+  return placed
+    .filter((g) => g !== base)
+    .every((mark) => {
+      const glyph = face.font.glyphs.get(mark.gid);
+      const box = glyph.getBoundingBox();
+      const centre = mark.x + (box.x1 + box.x2) / 2;
+      return centre > base.x && centre < base.x + base.advance;
+    });
+}
+
 interface Run {
   start: number;
   end: number;
   level: number;
   face: FontFace;
   script: string | null;
+  /** A run of one cluster in a fallback font: nothing more joins it. */
+  sealed?: boolean;
 }
 
 const bidi = bidiFactory();
@@ -76,6 +137,7 @@ const bidi = bidiFactory();
 function itemise(
   text: string,
   lookup: (cp: number) => FontFace | null,
+  clusterFace: (cluster: string) => FontFace | null,
 ): { runs: Run[]; missing: string[] } {
   const { levels } = bidi.getEmbeddingLevels(text, 'auto');
   const runs: Run[] = [];
@@ -89,8 +151,29 @@ function itemise(
     const cur = runs[runs.length - 1];
     const fits =
       cur !== undefined &&
+      !cur.sealed &&
       cur.level === level &&
       (script === null || cur.script === null || cur.script === script);
+    const cluster = diacriticCluster(text, i);
+    if (cluster !== null) {
+      // A base with diacritics: the whole cluster in the first font that places its marks.
+      const end = i + cluster.length;
+      const face = clusterFace(cluster);
+      if (!face) {
+        if (!missing.includes(cluster)) {
+          missing.push(cluster);
+        }
+      } else if (fits && cur.face === face) {
+        cur.end = end;
+        cur.script ??= script;
+      } else {
+        // A fallback font holds this cluster only: the next letter goes back to its own font.
+        const sealed = face !== lookup(cp);
+        runs.push({ start: i, end, level, face, script, sealed });
+      }
+      i = end;
+      continue;
+    }
     if (fits && (ignorable(cp) || hasGlyph(cur.face, ch))) {
       cur.end = next;
       cur.script ??= script;
@@ -145,8 +228,9 @@ function visualOrder(runs: Run[]): Run[] {
 export function shapeLine(
   text: string,
   lookup: (cp: number) => FontFace | null,
+  clusterFace: (cluster: string) => FontFace | null,
 ): { glyphs: PlacedGlyph[]; width: number; missing: string[] } {
-  const { runs, missing } = itemise(text, lookup);
+  const { runs, missing } = itemise(text, lookup, clusterFace);
   const glyphs: PlacedGlyph[] = [];
   let pen = 0;
   for (const run of visualOrder(runs)) {
