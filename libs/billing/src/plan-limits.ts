@@ -58,6 +58,23 @@ export class PlanLimits {
   }
 
   /**
+   * Throws `plan_limit_reached` (403) unless the owner's plan leaves room for `needs`. Runs inside
+   * the write the caller opened (Db.write) and throws if there is none: on PostgreSQL it locks the
+   * owner's user row for the rest of that write, so the count and the insert after it are one step
+   * for this owner; on SQLite writes take turns anyway. Resources the plan does not limit cost
+   * nothing here.
+   */
+  async check(ownerId: number, needs: Needs): Promise<void> {
+    if (!this.db.writing) {
+      throw new Error('PlanLimits.check runs inside an open write (Db.write)');
+    }
+    const limited = await this.limited(ownerId, needs);
+    if (limited.length === 0) return;
+    await lockOwner(this.db, ownerId);
+    await this.refuseBeyond(ownerId, limited);
+  }
+
+  /**
    * Throws `plan_limit_reached` now if `needs` would not fit, without a lock: a large write checks
    * this before its costly preparation, then writes through `within`, which checks again.
    */

@@ -11,6 +11,7 @@ import {
 } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
+  Db,
   defaultLinkSettings,
   DomainEntity,
   DomainsRepository,
@@ -33,8 +34,12 @@ import { StaticSites } from './static/static-sites.service';
 
 /** Plans limit nothing here: every write runs as if no plan applied. */
 const noLimits = {
+  check: () => Promise.resolve(),
   within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
 } as unknown as PlanLimits;
+
+/** The writes of these tests run at once: the repository is a fake. */
+const inlineDb = { write: (work: () => unknown) => work() } as unknown as Db;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -205,6 +210,7 @@ describe(LinksService.name, () => {
       emit: (name: string, payload: unknown) => events.push([name, payload]) > 0,
     } as unknown as EventEmitter2;
     service = new LinksService(
+      inlineDb,
       noLimits,
       links as unknown as LinksRepository,
       domains,

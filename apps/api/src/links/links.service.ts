@@ -14,6 +14,7 @@ import {
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
+  Db,
   DomainsRepository,
   LinkEntity,
   type LinkEvents,
@@ -48,6 +49,7 @@ const UPDATE_ATTEMPTS = 3;
 @Injectable()
 export class LinksService {
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly links: LinksRepository,
     private readonly domains: DomainsRepository,
@@ -107,9 +109,12 @@ export class LinksService {
     settings.static_site = site;
     const events = await this.linkEvents(actor, 'link.created', domainId);
     const needs = { links: 1, static_storage_bytes: site?.bytes ?? 0 };
-    const id = await this.sites.pointAt(site, true, () =>
-      this.limits.within(actor.ownerId, needs, () =>
-        this.links.insertWithEvents(
+    // One write: the plan check (which locks the owner on PostgreSQL), the row, its events.
+    let id: number;
+    try {
+      id = await this.db.write(async () => {
+        await this.limits.check(actor.ownerId, needs);
+        return this.links.insertWithEvents(
           {
             user_id: actor.ownerId,
             project_id: input.projectId,
@@ -132,9 +137,13 @@ export class LinksService {
             preview_image: preview,
           },
           events,
-        ),
-      ),
-    );
+        );
+      });
+    } catch (error) {
+      // Nothing points at the just-published site: it goes again.
+      if (site) await this.sites.remove(site, true);
+      throw error;
+    }
     this.emitChanged({ linkId: id, domainId, alias });
     return site ? this.get(actor, id) : { id };
   }

@@ -23,25 +23,6 @@ export class StaticSites {
   ) {}
 
   /**
-   * Runs the database write that points a link at a just-published version (a new site when
-   * `newSite`); when the write fails, the version is removed again and the error goes on.
-   */
-  async pointAt<T>(
-    site: StaticSiteSettings | undefined,
-    newSite: boolean,
-    write: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (site) {
-        await this.remove(site, newSite);
-      }
-      throw error;
-    }
-  }
-
-  /**
    * Writes a new version of a site (a new site when `folder` is omitted) and publishes it. Nothing
    * is left behind when this throws.
    */
