@@ -140,8 +140,10 @@ export class LinksService {
         );
       });
     } catch (error) {
-      // Nothing points at the just-published site: it goes again.
+      // Nothing points at the just-published site or the just-stored images: they go again.
       if (site) await this.sites.remove(site, true);
+      await this.images.removePreviews([preview]);
+      if (avatar) await this.images.remove([settings.biolink?.avatar]);
       throw error;
     }
     this.emitChanged({ linkId: id, domainId, alias });
