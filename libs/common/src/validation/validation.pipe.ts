@@ -1,5 +1,6 @@
-import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
+import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { AppError, Problem } from '../errors';
 
 /**
@@ -59,8 +60,40 @@ export function createValidationPipe(): ValidationPipe {
     forbidUnknownValues: true,
     validationError: { target: false, value: false },
     exceptionFactory: (errors: ValidationError[]) =>
-      new AppError('validation_failed', flatten(errors, '')),
+      new AppError('validation_failed', validationProblems(errors)),
   });
+}
+
+/** The problems of a failed validation as the pipe reports them: one per field, in field order. */
+export function validationProblems(errors: ValidationError[]): Problem[] {
+  return flatten(errors, '');
+}
+
+/**
+ * `plain` through the transforms and rules of `type`, as the pipe takes a body: for values whose
+ * class a service picks itself (the settings of a block or handler depend on its stored type).
+ * With `partial`, a field that `plain` does not have is left undefined and its rules do not run:
+ * what the caller keeps from before is not checked again (a value set to null still is).
+ */
+export function validateAs<T extends object>(
+  type: Type<T>,
+  plain: Record<string, unknown>,
+  options: { partial?: boolean } = {},
+): { value: T; problems: Problem[] } {
+  const value = plainToInstance(type, plain);
+  if (options.partial) {
+    for (const key of Object.keys(value)) {
+      if (!Object.hasOwn(plain, key)) {
+        (value as Record<string, unknown>)[key] = undefined;
+      }
+    }
+  }
+  const errors = validateSync(value, {
+    forbidUnknownValues: true,
+    skipUndefinedProperties: options.partial === true,
+    validationError: { target: false, value: false },
+  });
+  return { value, problems: validationProblems(errors) };
 }
 
 function flatten(errors: ValidationError[], prefix: string): Problem[] {

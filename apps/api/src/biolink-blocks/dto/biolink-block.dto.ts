@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs
 import { Allow, IsIn, IsOptional } from 'class-validator';
 import { IntRange, IsFormBoolean, Required } from '@app/common';
 import { BIOLINK_BLOCK_TYPES, type BiolinkBlockType } from '@app/database';
-import { BLOCK_FIELDS } from '../block-settings.validation';
+import { BLOCK_SETTINGS } from './block-settings.dto';
 
 /** `link_id`, `type`, `order`, `is_enabled` and the per-type fields (checked per type). */
 export class CreateBiolinkBlockDto {
@@ -60,10 +60,12 @@ const DOCS: Record<string, string> = {
 };
 
 const LIST_FIELDS = new Set(['notification_handlers_ids', 'days']);
-const ALL_FIELDS = [...new Set(Object.values(BLOCK_FIELDS).flatMap((f) => Object.keys(f)))];
+const ALL_FIELDS = [
+  ...new Set(Object.values(BLOCK_SETTINGS).flatMap((settings) => Object.keys(new settings()))),
+];
 
-// Per-type fields pass through as sent; which are required and their format depend on `type`,
-// so the service checks them (and reports each problem with its field).
+// Per-type fields pass through as sent: which apply, which are required and their rules depend on
+// the block's type, so the service checks them with the type's settings class (block-settings.dto.ts).
 for (const field of ALL_FIELDS) {
   applyDecorators(
     LIST_FIELDS.has(field)
