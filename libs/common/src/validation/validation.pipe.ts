@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { AppError, Problem } from '../errors';
 
 /**
@@ -61,6 +61,19 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors: ValidationError[]) =>
       new AppError('validation_failed', flatten(errors, '')),
   });
+}
+
+/**
+ * The problems of `instance` by its class-validator rules, as the pipe reports them (one per
+ * field, its top-most failing rule), for values checked after the pipe (e.g. merged settings).
+ * Undefined properties are not checked.
+ */
+export function validationProblems(instance: object): Problem[] {
+  const errors = validateSync(instance, {
+    skipUndefinedProperties: true,
+    validationError: { target: false, value: false },
+  });
+  return flatten(errors, '');
 }
 
 function flatten(errors: ValidationError[], prefix: string): Problem[] {
