@@ -96,6 +96,19 @@ export function validateAs<T extends object>(
   return { value, problems: validationProblems(errors) };
 }
 
+/**
+ * The problems of `instance` by its class-validator rules, as the pipe reports them (one per
+ * field, its top-most failing rule), for values checked after the pipe (e.g. merged settings).
+ * Undefined properties are not checked.
+ */
+export function instanceProblems(instance: object): Problem[] {
+  const errors = validateSync(instance, {
+    skipUndefinedProperties: true,
+    validationError: { target: false, value: false },
+  });
+  return validationProblems(errors);
+}
+
 function flatten(errors: ValidationError[], prefix: string): Problem[] {
   return errors.flatMap((error) => {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
