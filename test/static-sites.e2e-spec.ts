@@ -177,6 +177,12 @@ describe('Static sites', () => {
           end_date: null,
           last_datetime: null,
           datetime: expect.stringMatching(DATETIME),
+          preview_title: null,
+          preview_description: null,
+          preview_image_url: null,
+          destination_status: 'unknown',
+          destination_status_code: null,
+          destination_checked_datetime: null,
           additional: {
             mode: 'zip',
             static_folder: expect.stringMatching(FOLDER),

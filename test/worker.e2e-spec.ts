@@ -39,7 +39,7 @@ describe('Starting the built worker', () => {
       worker.output,
     );
     expect(worker.output()).toBe(
-      'Linkdock worker is running jobs: site-sweep every 6 h, link-expiry every 1 min, domain-reverification every 24 h, account-logs-retention every 24 h, statistics-months every 1 h; off: visits-retention (VISITS_RETENTION_DAYS is unset)\n',
+      'Linkdock worker is running jobs: site-sweep every 6 h, link-expiry every 1 min, domain-reverification every 24 h, account-logs-retention every 24 h, statistics-months every 1 h, destination-checks every 10 min; off: visits-retention (VISITS_RETENTION_DAYS is unset)\n',
     );
     await waitFor(() => !existsSync(orphan), 20000, worker.output);
     const db = new Database(join(dataDir, 'linkdock.sqlite'), { readonly: true });
@@ -62,7 +62,7 @@ describe('Starting the built worker', () => {
       worker.output,
     );
     expect(worker.output()).toBe(
-      'Linkdock worker is running jobs: visits-retention every 1 h, site-sweep every 6 h, link-expiry every 1 min, domain-reverification every 24 h, account-logs-retention every 24 h, statistics-months every 1 h\n',
+      'Linkdock worker is running jobs: visits-retention every 1 h, site-sweep every 6 h, link-expiry every 1 min, domain-reverification every 24 h, account-logs-retention every 24 h, statistics-months every 1 h, destination-checks every 10 min\n',
     );
     worker.child.kill('SIGINT');
     expect(await worker.exited).toEqual({ code: 0, signal: null });

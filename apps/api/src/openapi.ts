@@ -51,26 +51,27 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 /**
  * GET /metrics is middleware (metrics.service.ts), not a controller: its operation by hand. On
  * the API port it is served only when METRICS_TOKEN is set; METRICS_PORT serves the same path on
- * a port of its own (where the token is optional): the path's second server.
+ * a port of its own (where the token is optional): the operation's second server.
  */
 const METRICS_PATH: PathItemObject = {
-  servers: [
-    { url: '/', description: 'The API port, when METRICS_TOKEN is set' },
-    {
-      url: 'http://{host}:{port}',
-      description:
-        'METRICS_PORT: a port of its own that serves only /metrics (the bearer is needed only ' +
-        'when METRICS_TOKEN is set); the worker serves its own metrics on its METRICS_PORT',
-      variables: {
-        host: { default: 'localhost', description: 'The host the process runs on' },
-        port: {
-          default: '9464',
-          description: 'METRICS_PORT (unset by default; docker-compose.yml gives the worker 9464)',
+  get: {
+    servers: [
+      { url: '/', description: 'The API port, when METRICS_TOKEN is set' },
+      {
+        url: 'http://{host}:{port}',
+        description:
+          'METRICS_PORT: a port of its own that serves only /metrics (the bearer is needed only ' +
+          'when METRICS_TOKEN is set); the worker serves its own metrics on its METRICS_PORT',
+        variables: {
+          host: { default: 'localhost', description: 'The host the process runs on' },
+          port: {
+            default: '9464',
+            description:
+              'METRICS_PORT (unset by default; docker-compose.yml gives the worker 9464)',
+          },
         },
       },
-    },
-  ],
-  get: {
+    ],
     operationId: 'Metrics_scrape',
     tags: ['operations'],
     summary: 'Prometheus metrics of the API process (METRICS_TOKEN, not an API key)',
