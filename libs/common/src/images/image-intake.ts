@@ -16,21 +16,9 @@ export class ImageIntake {
   }
 
   normalize(field: string, buffer: Buffer, formats: ImageFormats, side: number): Promise<Buffer> {
-    return this.queue.run(async () => {
-      try {
-        const image = sharp(buffer, { limitInputPixels: MAX_IMAGE_PIXELS, density: 144 });
-        checkImageHeader(field, await image.metadata(), formats);
-        return await image
-          .rotate()
-          .resize(side, side, { fit: 'inside', withoutEnlargement: true })
-          .png()
-          .toBuffer();
-      } catch (e) {
-        throw e instanceof AppError
-          ? e
-          : new AppError('validation_failed', `${field} must be ${formats.described}.`, field);
-      }
-    });
+    return this.reencode(field, buffer, formats, (image) =>
+      image.resize(side, side, { fit: 'inside', withoutEnlargement: true }).png().toBuffer(),
+    );
   }
 
   /**
@@ -44,16 +32,30 @@ export class ImageIntake {
     width: number,
     height: number,
   ): Promise<Buffer> {
+    return this.reencode(field, buffer, formats, (image) =>
+      image
+        .resize(width, height, { fit: 'cover', position: 'centre' })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 85, mozjpeg: true })
+        .toBuffer(),
+    );
+  }
+
+  /**
+   * Through the queue: the header checked before anything is decoded, the image turned upright,
+   * then `encode`; anything sharp cannot read is a 400 naming the field and the formats taken.
+   */
+  private reencode(
+    field: string,
+    buffer: Buffer,
+    formats: ImageFormats,
+    encode: (image: sharp.Sharp) => Promise<Buffer>,
+  ): Promise<Buffer> {
     return this.queue.run(async () => {
       try {
         const image = sharp(buffer, { limitInputPixels: MAX_IMAGE_PIXELS, density: 144 });
         checkImageHeader(field, await image.metadata(), formats);
-        return await image
-          .rotate()
-          .resize(width, height, { fit: 'cover', position: 'centre' })
-          .flatten({ background: '#ffffff' })
-          .jpeg({ quality: 85, mozjpeg: true })
-          .toBuffer();
+        return await encode(image.rotate());
       } catch (e) {
         throw e instanceof AppError
           ? e
