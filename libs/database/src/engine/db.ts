@@ -8,10 +8,13 @@ import {
   type Repository,
 } from 'typeorm';
 import { type PreparedQuery, readsOnly, type Row, runPrepared } from './prepared-query';
-import { sqliteConnection } from './sqlite/sqlite-connection';
+import { prepared, sqliteConnection } from './sqlite/sqlite-connection';
 import { readCommitted } from './sqlite/sqlite-reader';
 import { sqliteWriteLock } from './sqlite/sqlite-write-lock';
 import { WriteTurns } from './sqlite/write-turns';
+
+/** SQLite: this connection's changed rows and the commits of every other connection (changeStamp). */
+const CHANGE_STAMP = 'SELECT total_changes() AS c, data_version AS v FROM pragma_data_version';
 
 /** Which database runs. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -146,6 +149,22 @@ export class Db {
       const rows = Array.isArray(result.records) ? (result.records as Row[]) : [];
       return { affected: result.affected ?? rows.length, rows };
     });
+  }
+
+  /**
+   * A value that differs whenever the database may have changed since it was last taken, for a
+   * read that is kept until then (GET /v1/user's usage counts); null when that cannot be known
+   * cheaply. On SQLite: the connection's total_changes() (every row this process's writes changed,
+   * rolled-back ones included) with PRAGMA data_version (which moves with every commit of another
+   * connection: the visit writer and checkpointer threads, the command line, a second process).
+   * Null on PostgreSQL, where other instances write unseen, and inside a write.
+   */
+  changeStamp(): string | null {
+    if (this.turns === null || this.current() !== null) return null;
+    const connection = sqliteConnection(this.dataSource);
+    if (connection === null) return null;
+    const row = prepared(connection, CHANGE_STAMP).get() as { c: number; v: number };
+    return `${row.c}:${row.v}`;
   }
 
   private current(): OpenWrite | null {
