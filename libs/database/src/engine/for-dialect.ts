@@ -4,7 +4,7 @@ import type { OutboxDispatch } from './outbox-dispatch';
 import { closeMonthPostgres } from './postgres/close-month';
 import { postgresOutboxDispatch } from './postgres/outbox-dispatch';
 import { writeUpsertsPostgres } from './postgres/upsert-rows';
-import { closeMonthSqlite } from './sqlite/close-month';
+import { closeMonthSqlite, SQLITE_CLOSE_OWNERS } from './sqlite/close-month';
 import { sqliteOutboxDispatch } from './sqlite/outbox-dispatch';
 import { sqliteConnection } from './sqlite/sqlite-connection';
 import { sqliteUpserts } from './sqlite/upsert-rows';
@@ -32,12 +32,17 @@ export function rowUpsertsFor(q: UpsertTarget): RowUpserts {
 
 /**
  * Closes a month in the caller's write (rollups/closed-months.ts): on PostgreSQL under the mark's
- * advisory lock, on SQLite `sqliteOwners` owners a statement with requests served in between.
+ * advisory lock, on SQLite `ownersPerStatement` owners a statement (SQLITE_CLOSE_OWNERS unless
+ * given) with requests served in between.
  */
-export function closeMonthIn(db: Db, close: MonthClose, sqliteOwners: number): Promise<boolean> {
+export function closeMonthIn(
+  db: Db,
+  close: MonthClose,
+  ownersPerStatement = SQLITE_CLOSE_OWNERS,
+): Promise<boolean> {
   return db.dialect === 'postgres'
     ? closeMonthPostgres(db, close)
-    : closeMonthSqlite(db, close, sqliteOwners);
+    : closeMonthSqlite(db, close, ownersPerStatement);
 }
 
 /** The dispatcher's statements on the outbox (events/deliveries.repository.ts). */

@@ -1,7 +1,6 @@
 import { DAY_MS } from '@app/common/time/time-zone';
 import type { Db } from '../engine/db';
 import { closeMonthIn } from '../engine/for-dialect';
-import { SQLITE_CLOSE_OWNERS } from '../engine/sqlite/close-month';
 // The time helpers' own file, not @app/common's index: the visit writer thread loads this.
 import { CLOSED_MONTHS_LOCK } from '../statistics/stat-tables';
 import { MONTH_TABLES } from './month-rollups-migration';
@@ -77,13 +76,10 @@ function ownersOf(table: MonthTable): 'links' | 'users' {
  * Closes `month`, the month after the mark, in the caller's transaction: its month rows become the
  * sums of its day rows and the mark moves to it. Returns false, changing nothing, when the mark is
  * not the month before (another worker closed it meanwhile). How the statements run is the
- * dialect's (engine/sqlite/close-month.ts, engine/postgres/close-month.ts).
+ * dialect's (engine/sqlite/close-month.ts, engine/postgres/close-month.ts); `ownersPerStatement`
+ * overrides how many owners one statement of a chunked close sums.
  */
-export function closeMonth(
-  db: Db,
-  month: number,
-  sqliteOwners = SQLITE_CLOSE_OWNERS,
-): Promise<boolean> {
+export function closeMonth(db: Db, month: number, ownersPerStatement?: number): Promise<boolean> {
   const tables = MONTH_TABLES.map((table) => ({
     owners: ownersOf(table),
     monthDays: (firstDay: string, lastDay: string) => monthDays(table, firstDay, lastDay),
@@ -97,7 +93,7 @@ export function closeMonth(
     lock: CLOSED_MONTHS_LOCK,
     tables,
   };
-  return closeMonthIn(db, close, sqliteOwners);
+  return closeMonthIn(db, close, ownersPerStatement);
 }
 
 const DIMENSION_LIST = DIMENSIONS.map((d) => `'${d}'`).join(', ');
