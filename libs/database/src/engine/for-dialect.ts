@@ -11,9 +11,10 @@ import { sqliteUpserts } from './sqlite/upsert-rows';
 import type { RowUpserts, UpsertTarget } from './upsert-rows';
 
 /*
- * Where each mechanism that differs between the dialects is chosen: the callers (roll-ups, the
- * visit writer, closed months, clicks limits, deliveries) take the dialect-neutral interface and
- * never ask which database runs. The implementations are in sqlite/ and postgres/, a file each.
+ * Where each mechanism that differs between the dialects is chosen: the callers (the roll-up
+ * backfill and the visit writer's PostgreSQL write, closing a month, the outbox dispatcher) take
+ * the dialect-neutral interface and never ask which database runs. The implementations are in
+ * sqlite/ and postgres/, a file each (docs/architecture.md lists them).
  */
 
 /**
