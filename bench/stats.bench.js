@@ -25,7 +25,13 @@ const PROJECTS = 5;
 const DAY_MS = 86_400_000;
 
 const { rollUp } = require(join(root, 'dist/libs/database/src/rollups/rollups.js'));
-const writers = require(join(root, 'dist/libs/database/src/rollups/rollup-writer.js'));
+const { rollupUpserts } = require(join(root, 'dist/libs/database/src/rollups/rollup-writer.js'));
+const { sqliteUpserts } = require(
+  join(root, 'dist/libs/database/src/engine/sqlite/upsert-rows.js'),
+);
+const { writeUpsertsPostgres } = require(
+  join(root, 'dist/libs/database/src/engine/postgres/upsert-rows.js'),
+);
 const { StatisticsRepository } = require(
   join(root, 'dist/libs/analytics/src/statistics.repository.js'),
 );
@@ -288,7 +294,7 @@ async function seed(database, userId, linkIds) {
     sqliteInsert = database.sqlite.prepare(
       `INSERT INTO "visits" (${VISIT_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${VISIT_COLUMNS.map(() => '?').join(', ')})`,
     );
-    sqliteWriter = writers.sqliteRollupWriter(database.sqlite);
+    sqliteWriter = sqliteUpserts(database.sqlite);
   }
   const pgManager = { query: (sql, params) => database.query(sql, params) };
   for (let d = DAYS - 1; d >= 0; d--) {
@@ -310,7 +316,7 @@ async function seed(database, userId, linkIds) {
             ),
           );
         }
-        sqliteWriter.write(rollups);
+        sqliteWriter.write(rollupUpserts(rollups));
       })();
     } else {
       await database.query('BEGIN');
@@ -321,7 +327,7 @@ async function seed(database, userId, linkIds) {
           VISIT_COLUMNS.map((c) => chunk.map((v) => (c === 'datetime' ? dbTime(v[c]) : v[c]))),
         );
       }
-      await writers.writeRollupsPostgres(pgManager, rollups);
+      await writeUpsertsPostgres(pgManager, rollupUpserts(rollups));
       await database.query('COMMIT');
     }
     inserted += n;

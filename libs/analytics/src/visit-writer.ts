@@ -5,10 +5,12 @@ import { APP_CONFIG, type AppConfig } from '@app/config/app-config';
 // should load the database code it uses and not the whole API with it (about 40 MB less).
 import { DateTimeTexts } from '@app/database/db-values';
 import { Db } from '@app/database/engine/db';
+import { rowUpsertsFor } from '@app/database/engine/for-dialect';
 import { sqliteConnection } from '@app/database/engine/sqlite/sqlite-connection';
 import type { SqliteWriteLock } from '@app/database/engine/sqlite/sqlite-write-lock';
+import { sqliteUpserts } from '@app/database/engine/sqlite/upsert-rows';
 import { monthsClosedThrough, SELECT_MARK } from '@app/database/rollups/closed-months';
-import { sqliteRollupWriter, writeRollupsPostgres } from '@app/database/rollups/rollup-writer';
+import { rollupUpserts } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
 import {
   type NewVisit,
@@ -230,7 +232,7 @@ export class VisitWriter {
       `UPDATE "links" SET "clicks" = "clicks" + ?, "bot_clicks" = "bot_clicks" + ? WHERE "id" = ? ${CLICKS_RETURNING}`,
     );
     const addScans = db.prepare(ADD_SCANS_SQLITE);
-    const rollups = sqliteRollupWriter(db);
+    const upserts = sqliteUpserts(db);
     const closedMonths = db.prepare(SELECT_MARK).pluck();
     // better-sqlite3's own synchronous transaction on this thread's connection: nothing can
     // interleave with it (the main thread's inline writer checks isBusy first).
@@ -270,7 +272,7 @@ export class VisitWriter {
       // Read in this transaction, which holds the write lock: no month closes meanwhile.
       const monthsClosedThrough = (closedMonths.get() as number | undefined) ?? -Infinity;
       // Unsorted: this is the only transaction writing (see rollUp).
-      rollups.write(rollUp(batch, owners, monthsClosedThrough, false));
+      upserts.write(rollupUpserts(rollUp(batch, owners, monthsClosedThrough, false)));
       return { written, reached: limited.length };
     });
     this.sqlite = { db, write };
@@ -350,7 +352,7 @@ export class VisitWriter {
         touched.push(address(after));
     }
     await raiseClicksLimitPostgres(this.db, limited, this.config.appUrl, new Date());
-    await writeRollupsPostgres(em, rollUp(kept, owners, closedThrough));
+    await rowUpsertsFor(em).write(rollupUpserts(rollUp(kept, owners, closedThrough)));
     return { written: kept.length, limitedLinks: touched, limitsReached: limited.length };
   }
 }

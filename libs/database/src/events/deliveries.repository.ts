@@ -4,6 +4,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
 import { fromDbDateTime, toDbDateTime } from '../db-values';
 import { Db } from '../engine/db';
+import { outboxDispatchFor } from '../engine/for-dialect';
+import type { OutboxDispatch, OwnersHandler, UndispatchedEvent } from '../engine/outbox-dispatch';
 import { NotificationHandlerEntity } from '../notification-handlers/notification-handler.entity';
 import { isAccountEvent } from './account-events';
 import { DeliveryEntity } from './delivery.entity';
@@ -42,18 +44,8 @@ export function handlerSubscribes(events: string | null, event: string): boolean
   }
 }
 
-interface EventRow {
-  id: number;
-  event: string;
-  owner_id: number;
-  handler_ids: string | null;
-}
-interface HandlerRow {
-  id: number;
-  user_id: number;
-  events: string | null;
-  team_id: number | null;
-}
+type EventRow = UndispatchedEvent;
+type HandlerRow = OwnersHandler;
 
 /**
  * The (event, handler) pairs to deliver: subscribed enabled handlers plus an event's chosen ones,
@@ -83,28 +75,23 @@ export function deliveryTargets(
   return out;
 }
 
-const SELECT_EVENTS = `SELECT "id", "event", "owner_id", "handler_ids" FROM "events" WHERE "dispatched_at" IS NULL ORDER BY "id" LIMIT`;
-const CLAIM_WHERE = `"status" = 'pending' AND "next_attempt_at" <= $2 AND ("lease_until" IS NULL OR "lease_until" <= $2)`;
-const SOME_EVENT = `SELECT 1 FROM "events" WHERE "dispatched_at" IS NULL LIMIT 1`;
-const SOME_DUE = `SELECT 1 FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} LIMIT 1`;
-
 /**
  * The dispatcher's side of the outbox: fan events out into deliveries, claim due ones under a
  * lease, record attempts (the API's side is DeliveryLogRepository). On PostgreSQL claims are
  * single statements with `FOR UPDATE SKIP LOCKED`, so two workers never hold the same delivery.
  * On SQLite each step is one write with prepared statements, begun only if no other write holds
- * the connection (Db.tryWriteNow): `null` means "busy, try again".
+ * the connection (Db.tryWriteNow): `null` means "busy, try again". The statements of each are the
+ * engine's (engine/outbox-dispatch.ts).
  */
 @Injectable()
 export class DeliveriesRepository {
+  private readonly dispatch: OutboxDispatch;
+
   constructor(
     @InjectRepository(DeliveryEntity) private readonly repo: Repository<DeliveryEntity>,
     private readonly db: Db,
-  ) {}
-
-  /** A statement's rows, prepared once (in the open write, when there is one). */
-  private rows<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-    return this.db.prepared(sql).all(values) as Promise<T[]>;
+  ) {
+    this.dispatch = outboxDispatchFor(db);
   }
 
   /**
@@ -113,61 +100,20 @@ export class DeliveriesRepository {
    */
   async fanOut(now: Date, limit: number): Promise<number | null> {
     const at = toDbDateTime(now);
-    if (this.db.dialect === 'sqlite') {
-      // Most passes find nothing: a read says so without a write.
-      if ((await this.rows(SOME_EVENT)).length === 0) return 0;
-      return this.db.tryWriteNow(async () => {
-        const events = await this.rows<EventRow>(`${SELECT_EVENTS} ?`, [limit]);
-        if (events.length === 0) return 0;
-        const owners = [...new Set(events.map((e) => e.owner_id))];
-        const handlers = await this.rows<HandlerRow>(
-          `SELECT "id", "user_id", "events", "team_id" FROM "notification_handlers" WHERE "is_enabled" = 1 AND "user_id" IN (${owners.map(() => '?').join(', ')})`,
-          owners,
-        );
-        const insert = this.db.prepared(
-          `INSERT OR IGNORE INTO "deliveries" ("uid", "event_id", "handler_id", "event", "status", "attempts", "next_attempt_at", "datetime") VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)`,
-        );
-        for (const t of deliveryTargets(events, handlers)) {
-          await insert.all([newDeliveryUid(), t.eventId, t.handlerId, t.event, at, at]);
-        }
-        const mark = this.db.prepared(`UPDATE "events" SET "dispatched_at" = ? WHERE "id" = ?`);
-        for (const e of events) await mark.all([at, e.id]);
-        return events.length;
-      });
-    }
-    return this.db.write(async () => {
-      const em = this.db.manager;
-      const events = await em.query<EventRow[]>(
-        `${SELECT_EVENTS} ${Number(limit)} FOR UPDATE SKIP LOCKED`,
-      );
+    return this.dispatch.fanOut(async (steps) => {
+      const events = await steps.events(limit);
       if (events.length === 0) return 0;
       const owners = [...new Set(events.map((e) => Number(e.owner_id)))];
-      // KEY SHARE keeps each handler from being deleted until the deliveries are written (a delete
-      // committed in between would fail their foreign key); a delete under way is waited for,
-      // and the handler it removed is not returned.
-      const handlers = await em.query<HandlerRow[]>(
-        `SELECT "id", "user_id", "events", "team_id" FROM "notification_handlers" WHERE "is_enabled" = true AND "user_id" = ANY($1::int[]) FOR KEY SHARE`,
-        [owners],
-      );
+      const handlers = await steps.handlers(owners);
       const targets = deliveryTargets(events, handlers);
-      if (targets.length > 0) {
-        await em.query(
-          `INSERT INTO "deliveries" ("uid", "event_id", "handler_id", "event", "status", "attempts", "next_attempt_at", "datetime")
-           SELECT u, e, h, n, 'pending', 0, $5, $5 FROM unnest($1::text[], $2::int[], $3::int[], $4::text[]) AS t(u, e, h, n)
-           ON CONFLICT ("event_id", "handler_id") DO NOTHING`,
-          [
-            targets.map(() => newDeliveryUid()),
-            targets.map((t) => t.eventId),
-            targets.map((t) => t.handlerId),
-            targets.map((t) => t.event),
-            at,
-          ],
-        );
-      }
-      await em.query(`UPDATE "events" SET "dispatched_at" = $1 WHERE "id" = ANY($2::int[])`, [
+      await steps.insert(
+        targets.map((t) => ({ uid: newDeliveryUid(), ...t })),
         at,
+      );
+      await steps.markDispatched(
         events.map((e) => Number(e.id)),
-      ]);
+        at,
+      );
       return events.length;
     });
   }
@@ -179,30 +125,8 @@ export class DeliveriesRepository {
    */
   async claimDue(now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[] | null> {
     const lease = toDbDateTime(new Date(now.getTime() + leaseMs));
-    const at = toDbDateTime(now);
-    const returning = `RETURNING "id", "uid", "event_id", "handler_id", "attempts"`;
-    let rows: ClaimedDelivery[];
-    if (this.db.dialect === 'sqlite') {
-      // A read finds out whether anything is due; the UPDATE, a write, only runs when it is.
-      if ((await this.rows(SOME_DUE, [{ now: at }])).length === 0) return [];
-      const claimed = await this.db.tryWriteNow(() =>
-        this.rows<ClaimedDelivery>(
-          `UPDATE "deliveries" SET "lease_until" = @lease, "attempts" = "attempts" + 1, "last_datetime" = @now
-           WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE.replace(/\$2/g, '@now')} ORDER BY "next_attempt_at", "id" LIMIT @limit) ${returning}`,
-          [{ lease, now: at, limit }],
-        ),
-      );
-      if (claimed === null) return null;
-      rows = claimed;
-    } else {
-      // One statement, which claims with SKIP LOCKED: no transaction around it.
-      const result = await this.db.manager.query<[ClaimedDelivery[], number]>(
-        `UPDATE "deliveries" SET "lease_until" = $1, "attempts" = "attempts" + 1, "last_datetime" = $2
-         WHERE "id" IN (SELECT "id" FROM "deliveries" WHERE ${CLAIM_WHERE} ORDER BY "next_attempt_at", "id" LIMIT $3 FOR UPDATE SKIP LOCKED) ${returning}`,
-        [lease, at, limit],
-      );
-      rows = result[0];
-    }
+    const rows = await this.dispatch.claim(lease, toDbDateTime(now), limit);
+    if (rows === null) return null;
     return rows.map((r) => ({
       id: Number(r.id),
       uid: r.uid,

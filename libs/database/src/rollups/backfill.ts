@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import { fromDbDateTime } from '../db-values';
-import { sqliteConnection } from '../engine/sqlite/sqlite-connection';
-import { sqliteRollupWriter, writeRollupsPostgres } from './rollup-writer';
+import { rowUpsertsFor } from '../engine/for-dialect';
+import { rollupUpserts } from './rollup-writer';
 import { LinkOwner, rollUp } from './rollups';
 import type { NewVisit } from './visit-columns';
 
@@ -20,10 +20,9 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
   for (const r of ownerRows) {
     owners.set(Number(r.id), { userId: Number(r.user_id), timeZone: r.timezone });
   }
-  // The live flush's writers, in the migration's transaction: SQLite's prepared statements on the
+  // The live flush's upserts, in the migration's transaction: SQLite's prepared statements on the
   // same connection, PostgreSQL's one statement per table.
-  const connection = sqliteConnection(q.connection);
-  const sqlite = connection === null ? null : sqliteRollupWriter(connection);
+  const upserts = rowUpsertsFor(q);
   let after = 0;
   for (;;) {
     const rows = (await q.query(
@@ -36,11 +35,7 @@ export async function backfillRollups(q: QueryRunner, postgres: boolean): Promis
     after = Number(rows[rows.length - 1].id);
     const visits = rows.map((r) => toVisit(r));
     const rollups = rollUp(visits, owners, Number.NEGATIVE_INFINITY);
-    if (sqlite) {
-      sqlite.write(rollups);
-    } else {
-      await writeRollupsPostgres(q, rollups);
-    }
+    await upserts.write(rollupUpserts(rollups));
   }
 }
 

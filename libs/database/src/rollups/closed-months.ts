@@ -1,5 +1,6 @@
 import { DAY_MS } from '@app/common/time/time-zone';
 import type { Db } from '../engine/db';
+import { closeMonthIn } from '../engine/for-dialect';
 // The time helpers' own file, not @app/common's index: the visit writer thread loads this.
 import { CLOSED_MONTHS_LOCK } from '../statistics/stat-tables';
 import { MONTH_TABLES } from './month-rollups-migration';
@@ -72,91 +73,27 @@ function ownersOf(table: MonthTable): 'links' | 'users' {
 }
 
 /**
- * On SQLite, how many links (or users), by id, one statement of a close sums. A month of 20,000
- * links seen every day holds 1.8 million day rows: summed in one statement a table, that stopped
- * every request and redirect for 0.7-0.9 s; 500 owners a statement, for 24 ms at most, and the
- * close took no longer.
- */
-export const SQLITE_CLOSE_OWNERS = 500;
-
-/**
  * Closes `month`, the month after the mark, in the caller's transaction: its month rows become the
  * sums of its day rows and the mark moves to it. Returns false, changing nothing, when the mark is
- * not the month before (another worker closed it meanwhile).
+ * not the month before (another worker closed it meanwhile). How the statements run is the
+ * dialect's (engine/sqlite/close-month.ts, engine/postgres/close-month.ts); `ownersPerStatement`
+ * overrides how many owners one statement of a chunked close sums.
  */
-export async function closeMonth(
-  db: Db,
-  month: number,
-  sqliteOwners = SQLITE_CLOSE_OWNERS,
-): Promise<boolean> {
-  if (db.dialect !== 'postgres') {
-    return closeMonthSqlite(db, month, sqliteOwners);
-  }
-  await db.manager.query('SELECT pg_advisory_xact_lock($1)', [CLOSED_MONTHS_LOCK]);
-  const moved = await db.manager.query<[unknown[], number]>(
-    `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = $1
-      WHERE "id" = 1 AND "months_closed_through" = $2 RETURNING "id"`,
-    [month, month - 1],
-  );
-  if (moved[0].length === 0) {
-    return false;
-  }
-  const first = firstDayOfMonth(month);
-  const last = firstDayOfMonth(month + 1) - 1;
-  // The rows written below check their user's or link's key. Those locks are all taken before
-  // anything is written: users, then links, each in id order, the order in which deleting an
-  // account locks them. A deletion holding one makes this transaction wait before it holds any
-  // row the deletion needs; one that comes later waits for this transaction.
-  const users = MONTH_TABLES.filter((t) => t.scope === 'user_id');
-  for (const table of [...users, ...MONTH_TABLES.filter((t) => t.scope === 'link_id')]) {
-    await db.manager.query(
-      `SELECT 1 FROM "${ownersOf(table)}" WHERE "id" IN (SELECT o."id" FROM ${monthDays(table, '$1', '$2')})
-        ORDER BY "id" FOR KEY SHARE`,
-      [first, last],
-    );
-  }
-  for (const table of MONTH_TABLES) {
-    await db.manager.query(sumInto(table, ['$1', '$2', '$3']), [month, first, last]);
-  }
-  return true;
-}
-
-async function closeMonthSqlite(db: Db, month: number, owners: number): Promise<boolean> {
-  // A write that changes nothing: the transaction holds the database's write lock from here on,
-  // and the mark is checked under it.
-  const checked = await db.manager.query<unknown[]>(
-    `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = "months_closed_through"
-      WHERE "id" = 1 AND "months_closed_through" = ? RETURNING "id"`,
-    [month - 1],
-  );
-  if (checked.length === 0) {
-    return false;
-  }
-  const first = firstDayOfMonth(month);
-  const last = firstDayOfMonth(month + 1) - 1;
-  for (const table of MONTH_TABLES) {
-    const [ids] = await db.manager.query<Array<{ low: number | null; high: number | null }>>(
-      `SELECT MIN("id") AS "low", MAX("id") AS "high" FROM "${ownersOf(table)}"`,
-    );
-    if (ids.low === null || ids.high === null) continue;
-    for (let low = ids.low; low <= ids.high; low += owners) {
-      await db.manager.query(sumInto(table, ['?', '?', '?'], 'AND o."id" >= ? AND o."id" < ?'), [
-        month,
-        first,
-        last,
-        low,
-        low + owners,
-      ]);
-      // Other requests are served between two statements. Reads see the rows written so far but
-      // not yet the mark, so they still read this month from its day rows.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-  await db.manager.query(
-    `UPDATE "${CLOSED_MONTHS_TABLE}" SET "months_closed_through" = ? WHERE "id" = 1`,
-    [month],
-  );
-  return true;
+export function closeMonth(db: Db, month: number, ownersPerStatement?: number): Promise<boolean> {
+  const tables = MONTH_TABLES.map((table) => ({
+    owners: ownersOf(table),
+    monthDays: (firstDay: string, lastDay: string) => monthDays(table, firstDay, lastDay),
+    sumInto: (params: [string, string, string], owners?: string) => sumInto(table, params, owners),
+  }));
+  const close = {
+    month,
+    firstDay: firstDayOfMonth(month),
+    lastDay: firstDayOfMonth(month + 1) - 1,
+    markTable: CLOSED_MONTHS_TABLE,
+    lock: CLOSED_MONTHS_LOCK,
+    tables,
+  };
+  return closeMonthIn(db, close, ownersPerStatement);
 }
 
 const DIMENSION_LIST = DIMENSIONS.map((d) => `'${d}'`).join(', ');
