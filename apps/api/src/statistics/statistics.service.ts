@@ -19,8 +19,7 @@ import {
   QUARTER_MS,
 } from '@app/common';
 import { LinksRepository, ProjectsRepository, UsersRepository } from '@app/database';
-import type { StatisticsQuery } from './dto/statistics.query';
-import { parseStatisticsQuery, type ParsedStatisticsQuery } from './statistics-query';
+import { readStatisticsQuery, type ParsedStatisticsQuery } from './statistics-query';
 import type { StatisticsType } from './statistics-types';
 import {
   type DimensionRow,
@@ -47,10 +46,10 @@ export class StatisticsService {
   async read(
     actor: Actor,
     pathLinkId: number | null,
-    query: StatisticsQuery,
+    query: object,
   ): Promise<Paginated<OverviewRow | HourRow | DimensionRow>> {
     const owner = await this.users.findById(actor.ownerId);
-    const parsed = parseStatisticsQuery(query, owner?.timezone ?? 'UTC', this.clock.now());
+    const parsed = readStatisticsQuery(query, owner?.timezone ?? 'UTC', this.clock.now());
     await this.withinRetention(actor, parsed);
     const scope = await this.scopeOf(actor, pathLinkId ?? parsed.linkId, parsed.projectId);
     if (parsed.type === 'overview') {

@@ -42,16 +42,8 @@ function build(spec: ListSpec): Type<object> {
   const searchBy = spec.searchBy ?? [];
   const datetimeFields = spec.datetimeFields ?? [];
 
-  declare('page', (v) =>
-    /^\d+$/.test(v) && Number(v) >= 1 && Number.isSafeInteger(Number(v))
-      ? null
-      : 'page must be a whole number of 1 or more.',
-  );
-  declare('results_per_page', (v) =>
-    RESULTS_PER_PAGE.some((n) => String(n) === v)
-      ? null
-      : `results_per_page must be one of ${RESULTS_PER_PAGE.join(', ')}.`,
-  );
+  declare('page', pageProblem);
+  declare('results_per_page', resultsPerPageProblem);
   declare('search_by', (v) => {
     if (searchBy.length === 0) return 'This list cannot be searched; remove search_by.';
     return searchBy.includes(v) ? null : `search_by must be one of ${searchBy.join(', ')}.`;
@@ -97,6 +89,20 @@ function build(spec: ListSpec): Type<object> {
 }
 
 const single: Check = () => null;
+
+/** The problem of a `page` value, or null: the paging of lists, also read by other queries. */
+export function pageProblem(value: string): string | null {
+  return /^\d+$/.test(value) && Number(value) >= 1 && Number.isSafeInteger(Number(value))
+    ? null
+    : 'page must be a whole number of 1 or more.';
+}
+
+/** The problem of a `results_per_page` value, or null. */
+export function resultsPerPageProblem(value: string): string | null {
+  return RESULTS_PER_PAGE.some((n) => String(n) === value)
+    ? null
+    : `results_per_page must be one of ${RESULTS_PER_PAGE.join(', ')}.`;
+}
 
 function dateTime(value: string, name: string): string | null {
   return parseDateTime(value) === null

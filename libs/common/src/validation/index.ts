@@ -1,3 +1,4 @@
+export * from './checked';
 export * from './email';
 export * from './form-boolean';
 export * from './form-decorators';

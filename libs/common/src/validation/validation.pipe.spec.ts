@@ -1,7 +1,8 @@
 import * as classTransformer from 'class-transformer';
 import { IsOptional, IsString } from 'class-validator';
 import { AppError } from '../errors';
-import { createValidationPipe } from './validation.pipe';
+import { Checked, contextOf, ValidatedWithContext } from './checked';
+import { createValidationPipe, validateAs } from './validation.pipe';
 
 class NameDto {
   @IsString()
@@ -10,6 +11,14 @@ class NameDto {
   @IsOptional()
   @IsString()
   note?: string;
+}
+
+@ValidatedWithContext()
+class BeforeLimitDto {
+  @Checked<BeforeLimitDto>((value, dto) =>
+    Number(value) > contextOf<{ limit: number }>(dto).limit ? 'at must be before the limit' : null,
+  )
+  at?: string;
 }
 
 class NameAndMoreDto extends NameDto {
@@ -50,5 +59,14 @@ describe(createValidationPipe.name, () => {
         { title: 'note must be a string.', field: 'note' },
       ]),
     );
+  });
+
+  it('hands a class validated with a context over as received, for validateAs to check', async () => {
+    const query = { at: ['1', '2'], other: 'x' };
+    expect(await pipe.transform(query, { metatype: BeforeLimitDto, type: 'query' })).toBe(query);
+    expect(validateAs(BeforeLimitDto, { at: '5' }, { context: { limit: 4 } }).problems).toEqual([
+      { title: 'at must be before the limit.', field: 'at' },
+    ]);
+    expect(validateAs(BeforeLimitDto, { at: '4' }, { context: { limit: 4 } }).problems).toEqual([]);
   });
 });

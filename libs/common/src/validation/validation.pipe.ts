@@ -2,6 +2,7 @@ import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
 import { AppError, Problem } from '../errors';
+import { attachContext, isValidatedWithContext } from './checked';
 
 /**
  * Drops the fields a DTO does not declare before class-transformer sees the body, instead of
@@ -13,6 +14,9 @@ class DeclaredFieldsValidationPipe extends ValidationPipe {
   private readonly declared = new WeakMap<object, ReadonlySet<string>>();
 
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.metatype && isValidatedWithContext(metadata.metatype)) {
+      return Promise.resolve(value);
+    }
     const fields = metadata.metatype ? this.declaredFields(metadata.metatype) : null;
     if (fields !== null && isPlainObject(value)) {
       const kept: Record<string, unknown> = {};
@@ -74,13 +78,17 @@ export function validationProblems(errors: ValidationError[]): Problem[] {
  * class a service picks itself (the settings of a block or handler depend on its stored type).
  * With `partial`, a field that `plain` does not have is left undefined and its rules do not run:
  * what the caller keeps from before is not checked again (a value set to null still is).
+ * `context` is what the rules of a `@ValidatedWithContext()` class read with `contextOf`.
  */
 export function validateAs<T extends object>(
   type: Type<T>,
   plain: Record<string, unknown>,
-  options: { partial?: boolean } = {},
+  options: { partial?: boolean; context?: object } = {},
 ): { value: T; problems: Problem[] } {
   const value = plainToInstance(type, plain);
+  if (options.context !== undefined) {
+    attachContext(value, options.context);
+  }
   if (options.partial) {
     for (const key of Object.keys(value)) {
       if (!Object.hasOwn(plain, key)) {
