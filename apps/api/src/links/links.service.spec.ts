@@ -173,7 +173,7 @@ describe(LinksService.name, () => {
   let sites: RecordingSites;
   let events: Array<[string, unknown]>;
   let service: LinksService;
-  let checks: PlanCheck[];
+  let planChecks: PlanCheck[];
 
   beforeEach(() => {
     links = new FakeLinks();
@@ -202,7 +202,7 @@ describe(LinksService.name, () => {
     } as unknown as EventEmitter2;
     // Plans limit nothing here; the writes run at once (the repository is a fake).
     const writes = inlineWrites();
-    checks = writes.checks;
+    planChecks = writes.checks;
     service = new LinksService(
       writes.db,
       writes.limits,
@@ -237,7 +237,7 @@ describe(LinksService.name, () => {
         last_datetime: null,
       });
       expect(events).toEqual([[LINK_CHANGED, { linkId: 102, domainId: 0, alias: 'autumn' }]]);
-      expect(checks).toEqual([{ ownerId: 2, needs: { links: 1, static_storage_bytes: 0 } }]);
+      expect(planChecks).toEqual([{ ownerId: 2, needs: { links: 1, static_storage_bytes: 0 } }]);
       expect(links.outbox).toEqual([
         {
           event: 'link.created',
@@ -342,7 +342,7 @@ describe(LinksService.name, () => {
       });
       await service.update(ACTOR, 40, {}, zip);
       // Each write checks what the new version adds (both versions are 10 bytes).
-      expect(checks).toEqual([
+      expect(planChecks).toEqual([
         { ownerId: 2, needs: { static_storage_bytes: 0 } },
         { ownerId: 2, needs: { static_storage_bytes: 0 } },
       ]);
