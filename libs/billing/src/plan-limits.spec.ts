@@ -3,22 +3,22 @@ import { addMonths } from './payment-values';
 import { PlanLimits, refusal } from './plan-limits';
 import { PlansService } from './plans.service';
 
-/** A SQLite Db whose COUNT(*) answers `used`, recording the SQL and whether it runs in a write. */
-function fakeDb(used: number, sql: string[], writes: number[]) {
+/** A Db whose queries answer `used` (as COUNT(*)), recording the SQL and whether it runs in a write. */
+function fakeDb(dialect: 'sqlite' | 'postgres', used: number, sql: string[]) {
   let writing = false;
   return {
-    dialect: 'sqlite',
+    dialect,
     get writing() {
       return writing;
     },
     manager: {
-      query: (text: string) => {
-        sql.push(`${writing ? 'in a write: ' : ''}${text}`);
+      query: (text: string, parameters: unknown[]) => {
+        sql.push(`${writing ? 'in a write: ' : ''}${text} [${parameters.join(', ')}]`);
         return Promise.resolve([{ n: used }]);
       },
     },
     write: async (work: () => Promise<unknown>) => {
-      writes.push(1);
+      if (writing) return work();
       writing = true;
       try {
         return await work();
@@ -29,45 +29,112 @@ function fakeDb(used: number, sql: string[], writes: number[]) {
   };
 }
 
-function limitsWith(settings: Partial<PlanSettings>, used: number) {
+function limitsWith(
+  settings: Partial<PlanSettings>,
+  used: number,
+  dialect: 'sqlite' | 'postgres' = 'sqlite',
+) {
   const sql: string[] = [];
-  const transactions: number[] = [];
-  const db = fakeDb(used, sql, transactions);
+  const db = fakeDb(dialect, used, sql);
+  const planReads: number[] = [];
   const plans = {
-    effective: () =>
-      Promise.resolve({
+    effective: (userId: number) => {
+      planReads.push(userId);
+      return Promise.resolve({
         planId: 1,
         expiration: null,
         settings: { ...UNLIMITED_PLAN, ...settings },
-      }),
+      });
+    },
   } as unknown as PlansService;
-  return { limits: new PlanLimits(plans, db as unknown as Db), sql, transactions, db };
+  return {
+    limits: new PlanLimits(plans, db as unknown as Db),
+    sql,
+    planReads,
+    db: db as unknown as Db,
+  };
 }
 
 describe(PlanLimits.name, () => {
-  it('writes without opening a write when the plan does not limit what is added', async () => {
-    const { limits, transactions } = limitsWith({ qr_codes_limit: 1 }, 5);
-    const write = jest.fn(() => Promise.resolve('written'));
-    await expect(limits.within(7, { links: 1 }, write)).resolves.toBe('written');
-    expect(transactions).toEqual([]);
-  });
-
-  it('counts and writes in one write while there is room', async () => {
-    const { limits, sql, transactions, db } = limitsWith({ links_limit: 10 }, 9);
-    const result = await limits.within(7, { links: 1 }, () => Promise.resolve(db.writing));
-    expect(result).toBe(true);
-    expect(transactions).toEqual([1]);
-    expect(sql).toEqual(['in a write: SELECT COUNT(*) AS n FROM "links" WHERE "user_id" = ?']);
-  });
-
-  it('refuses with plan_limit_reached and does not write past the limit', async () => {
-    const { limits } = limitsWith({ links_limit: 10 }, 9);
-    const write = jest.fn(() => Promise.resolve(1));
-    await expect(limits.within(7, { links: 2 }, write)).rejects.toMatchObject({
-      code: 'plan_limit_reached',
-      problems: [{ title: 'Your plan allows 10 links; you have 9 and this request adds 2.' }],
+  describe('check', () => {
+    it('refuses to run outside an open write', async () => {
+      const { limits, sql } = limitsWith({ links_limit: 10 }, 0);
+      await expect(limits.check(7, { links: 1 })).rejects.toThrow(
+        'PlanLimits.check runs inside an open write (Db.write)',
+      );
+      expect(sql).toEqual([]);
     });
-    expect(write).not.toHaveBeenCalled();
+
+    it.each(['sqlite', 'postgres'] as const)(
+      'neither locks nor counts what the plan does not limit, nor what a write does not add (%s)',
+      async (dialect) => {
+        const { limits, sql, db } = limitsWith(
+          { qr_codes_limit: 1, static_storage_bytes: 10 },
+          5,
+          dialect,
+        );
+        await db.write(() =>
+          limits.check(7, { links: 1, qr_codes: 0, static_storage_bytes: -300 }),
+        );
+        expect(sql).toEqual([]);
+      },
+    );
+
+    it('reads no plan for a write that adds nothing (a link update without a larger site)', async () => {
+      const { limits, sql, planReads, db } = limitsWith({ static_storage_bytes: 10 }, 50);
+      await db.write(() => limits.check(7, {}));
+      await db.write(() => limits.check(7, { static_storage_bytes: 0 }));
+      expect(planReads).toEqual([]);
+      expect(sql).toEqual([]);
+    });
+
+    it('counts in the open write while there is room (SQLite: no lock)', async () => {
+      const { limits, sql, db } = limitsWith({ links_limit: 10 }, 9);
+      await expect(db.write(() => limits.check(7, { links: 1 }))).resolves.toBeUndefined();
+      expect(sql).toEqual([
+        'in a write: SELECT COUNT(*) AS n FROM "links" WHERE "user_id" = ? [7]',
+      ]);
+    });
+
+    it('locks the owner row on PostgreSQL before it counts', async () => {
+      const { limits, sql, db } = limitsWith({ links_limit: 10, domains_limit: 3 }, 2, 'postgres');
+      await db.write(() => limits.check(7, { links: 1, domains: 1 }));
+      expect(sql).toEqual([
+        'in a write: SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE [7]',
+        'in a write: SELECT COUNT(*) AS n FROM "links" WHERE "user_id" = $1 [7]',
+        'in a write: SELECT COUNT(*) AS n FROM "domains" WHERE "user_id" = $1 [7]',
+      ]);
+    });
+
+    it('refuses with plan_limit_reached past the limit, before the write goes on', async () => {
+      const { limits, db } = limitsWith({ links_limit: 10 }, 9);
+      const insert = jest.fn(() => Promise.resolve(1));
+      await expect(
+        db.write(async () => {
+          await limits.check(7, { links: 2 });
+          return insert();
+        }),
+      ).rejects.toMatchObject({
+        code: 'plan_limit_reached',
+        problems: [{ title: 'Your plan allows 10 links; you have 9 and this request adds 2.' }],
+      });
+      expect(insert).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('precheck', () => {
+    it('counts outside any write, without a lock, and refuses past the limit', async () => {
+      const { limits, sql } = limitsWith({ links_limit: 10 }, 9, 'postgres');
+      await expect(limits.precheck(7, { links: 1 })).resolves.toBeUndefined();
+      await expect(limits.precheck(7, { links: 3 })).rejects.toMatchObject({
+        code: 'plan_limit_reached',
+        problems: [{ title: 'Your plan allows 10 links; you have 9 and this request adds 3.' }],
+      });
+      expect(sql).toEqual([
+        'SELECT COUNT(*) AS n FROM "links" WHERE "user_id" = $1 [7]',
+        'SELECT COUNT(*) AS n FROM "links" WHERE "user_id" = $1 [7]',
+      ]);
+    });
   });
 });
 

@@ -27,10 +27,11 @@ const NAMES: Record<LimitedResource, [string, string]> = {
 };
 
 /**
- * The plan's limits on creates. A write that adds to a limited resource runs in a transaction that
- * first counts what the owner has: on PostgreSQL the owner's user row is locked for it (several
- * instances take turns); on SQLite writes take turns anyway (Db.write). Two creates at the limit therefore never both succeed. Writes the plan does not
- * limit skip all of this.
+ * The plan's limits on creates. A service opens its write (Db.write) and calls `check` first, then
+ * its repositories: the check counts what the owner has, on PostgreSQL with the owner's user row
+ * locked until the write ends (several instances take turns); on SQLite writes take turns anyway.
+ * Two creates at the limit therefore never both succeed, and a refused create writes nothing.
+ * Resources the plan does not limit are neither locked nor counted.
  */
 @Injectable()
 export class PlanLimits {
@@ -38,24 +39,6 @@ export class PlanLimits {
     private readonly plans: PlansService,
     private readonly db: Db,
   ) {}
-
-  /**
-   * Runs `write` if the owner's plan leaves room for `needs`; else throws `plan_limit_reached`
-   * (403) naming the limit and the numbers. When a limit applies, the check and `write` are one
-   * write (Db.write): the repositories `write` calls join it. Inside a write the service opened,
-   * they are part of that one.
-   */
-  async within<T>(ownerId: number, needs: Needs, write: () => Promise<T>): Promise<T> {
-    const limited = await this.limited(ownerId, needs);
-    if (limited.length === 0) {
-      return write();
-    }
-    return this.db.write(async () => {
-      await lockOwner(this.db, ownerId);
-      await this.refuseBeyond(ownerId, limited);
-      return write();
-    });
-  }
 
   /**
    * Throws `plan_limit_reached` (403) unless the owner's plan leaves room for `needs`. Runs inside
@@ -75,8 +58,8 @@ export class PlanLimits {
   }
 
   /**
-   * Throws `plan_limit_reached` now if `needs` would not fit, without a lock: a large write checks
-   * this before its costly preparation, then writes through `within`, which checks again.
+   * Throws `plan_limit_reached` now if `needs` would not fit, without a write or a lock: a large
+   * write checks this before its costly preparation, then `check`s again inside its write.
    */
   async precheck(ownerId: number, needs: Needs): Promise<void> {
     const limited = await this.limited(ownerId, needs);
@@ -87,9 +70,14 @@ export class PlanLimits {
 
   /** The resources of `needs` that the owner's plan limits. */
   private async limited(ownerId: number, needs: Needs): Promise<Limited[]> {
+    const adds = (Object.entries(needs) as Array<[LimitedResource, number]>).filter(
+      ([, adding]) => adding > 0,
+    );
+    // A write that adds nothing (most link updates) does not read the plan.
+    if (adds.length === 0) return [];
     const { settings } = await this.plans.effective(ownerId);
-    return (Object.entries(needs) as Array<[LimitedResource, number]>)
-      .filter(([resource, adding]) => adding > 0 && settings[LIMITED_RESOURCES[resource]] !== -1)
+    return adds
+      .filter(([resource]) => settings[LIMITED_RESOURCES[resource]] !== -1)
       .map(([resource, adding]) => ({
         resource,
         adding,

@@ -14,3 +14,4 @@ export * from './redis-server';
 export * from './docs-examples';
 export * from './test-service';
 export * from './processor-events';
+export * from './inline-writes';

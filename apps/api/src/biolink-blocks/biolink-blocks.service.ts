@@ -17,6 +17,7 @@ import {
   BiolinkBlockEntity,
   BiolinkBlocksRepository,
   BiolinkBlockType,
+  Db,
   LinksRepository,
   MAX_BLOCKS_PER_PAGE,
   NotificationHandlersRepository,
@@ -32,6 +33,7 @@ const IMAGE_SIDE = 1200;
 @Injectable()
 export class BiolinkBlocksService {
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly blocks: BiolinkBlocksRepository,
     private readonly links: LinksRepository,
@@ -81,8 +83,9 @@ export class BiolinkBlocksService {
       built.settings.image = await this.files.store('image', IMAGE_SIDE, image);
     }
     const order = dto.order ?? (await this.blocks.nextOrder(link.id));
-    const id = await this.limits.within(actor.ownerId, { biolink_blocks: 1 }, () =>
-      this.blocks.insert({
+    const id = await this.db.write(async () => {
+      await this.limits.check(actor.ownerId, { biolink_blocks: 1 });
+      return this.blocks.insert({
         user_id: actor.ownerId,
         link_id: link.id,
         type: dto.type,
@@ -92,8 +95,8 @@ export class BiolinkBlocksService {
         clicks: 0,
         datetime: this.clock.now(),
         last_datetime: null,
-      }),
-    );
+      });
+    });
     await this.pageChanged(actor, link.id);
     return { id };
   }

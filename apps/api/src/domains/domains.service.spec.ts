@@ -1,7 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { QueryFailedError } from 'typeorm';
 import { Actor } from '@app/auth';
-import { type PlanLimits } from '@app/billing';
 import { Clock, DOMAIN_CHANGED, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { DnsTxtResolver, type TxtLookup } from '@app/common';
 import {
@@ -11,13 +10,9 @@ import {
   type RowEvents,
 } from '@app/database';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { inlineWrites, type PlanCheck } from '@app/testing/inline-writes';
 import { DomainVerifier } from './domain-verifier';
 import { DomainsService } from './domains.service';
-
-/** Plans limit nothing here: every write runs as if no plan applied. */
-const noLimits = {
-  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
-} as unknown as PlanLimits;
 
 type DomainsPort = Pick<
   DomainsRepository,
@@ -135,6 +130,7 @@ describe(DomainsService.name, () => {
   let resolver: FakeResolver;
   let events: Array<[string, unknown]>;
   let service: DomainsService;
+  let checks: PlanCheck[];
 
   beforeEach(() => {
     repository = new FakeDomainsRepository();
@@ -162,8 +158,12 @@ describe(DomainsService.name, () => {
     const emitter = {
       emit: (name: string, payload: unknown) => events.push([name, payload]) > 0,
     } as unknown as EventEmitter2;
+    // Plans limit nothing here; the writes run at once.
+    const writes = inlineWrites();
+    checks = writes.checks;
     service = new DomainsService(
-      noLimits,
+      writes.db,
+      writes.limits,
       repository as unknown as DomainsRepository,
       new DomainVerifier(resolver as unknown as DnsTxtResolver),
       emitter,
@@ -189,6 +189,7 @@ describe(DomainsService.name, () => {
         last_datetime: null,
       });
       expect(events).toEqual([[DOMAIN_CHANGED, { domainId: 105, host: 'new.example.com' }]]);
+      expect(checks).toEqual([{ ownerId: 2, needs: { domains: 1 } }]);
     });
 
     it('gives every domain its own token', async () => {

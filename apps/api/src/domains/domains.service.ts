@@ -14,7 +14,7 @@ import {
   translateDatabaseError,
 } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DomainEntity, DomainsRepository, type RowEvents } from '@app/database';
+import { Db, DomainEntity, DomainsRepository, type RowEvents } from '@app/database';
 import { DomainVerifier } from './domain-verifier';
 import { DomainResponse, toDomainResponse } from './domain.mapper';
 import { CreateDomainDto } from './dto/create-domain.dto';
@@ -26,6 +26,7 @@ export class DomainsService {
   private readonly ownHost: string;
 
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly domains: DomainsRepository,
     private readonly verifier: DomainVerifier,
@@ -48,8 +49,9 @@ export class DomainsService {
   async create(actor: Actor, dto: CreateDomainDto): Promise<{ id: number }> {
     checkNoLoop(dto.host, dto.custom_index_url ?? '', dto.custom_not_found_url ?? '');
     await this.checkHostAvailable(actor, dto.host);
-    const id = await this.limits.within(actor.ownerId, { domains: 1 }, () =>
-      this.domains.insert({
+    const id = await this.db.write(async () => {
+      await this.limits.check(actor.ownerId, { domains: 1 });
+      return this.domains.insert({
         user_id: actor.ownerId,
         scheme: dto.scheme ?? 'https://',
         host: dto.host,
@@ -60,8 +62,8 @@ export class DomainsService {
         verified_datetime: null,
         datetime: this.clock.now(),
         last_datetime: null,
-      }),
-    );
+      });
+    });
     this.changed({ domainId: id, host: dto.host });
     return { id };
   }

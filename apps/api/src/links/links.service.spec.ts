@@ -1,6 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Actor } from '@app/auth';
-import { type PlanLimits } from '@app/billing';
 import {
   Clock,
   ErrorEntry,
@@ -11,7 +10,6 @@ import {
 } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
-  Db,
   defaultLinkSettings,
   DomainEntity,
   DomainsRepository,
@@ -28,18 +26,10 @@ import {
 import { LinkChecks, LinkInputService } from '@app/links';
 import type { ObjectStore, SiteStorage } from '@app/storage';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { inlineWrites, type PlanCheck } from '@app/testing/inline-writes';
 import { BiolinkFiles } from './biolink-files';
 import { LinksService } from './links.service';
 import { StaticSites } from './static/static-sites.service';
-
-/** Plans limit nothing here: every write runs as if no plan applied. */
-const noLimits = {
-  check: () => Promise.resolve(),
-  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
-} as unknown as PlanLimits;
-
-/** The writes of these tests run at once: the repository is a fake. */
-const inlineDb = { write: (work: () => unknown) => work() } as unknown as Db;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -183,6 +173,7 @@ describe(LinksService.name, () => {
   let sites: RecordingSites;
   let events: Array<[string, unknown]>;
   let service: LinksService;
+  let planChecks: PlanCheck[];
 
   beforeEach(() => {
     links = new FakeLinks();
@@ -209,9 +200,12 @@ describe(LinksService.name, () => {
     const emitter = {
       emit: (name: string, payload: unknown) => events.push([name, payload]) > 0,
     } as unknown as EventEmitter2;
+    // Plans limit nothing here; the writes run at once (the repository is a fake).
+    const writes = inlineWrites();
+    planChecks = writes.checks;
     service = new LinksService(
-      inlineDb,
-      noLimits,
+      writes.db,
+      writes.limits,
       links as unknown as LinksRepository,
       domains,
       new LinkInputService(checks),
@@ -243,6 +237,7 @@ describe(LinksService.name, () => {
         last_datetime: null,
       });
       expect(events).toEqual([[LINK_CHANGED, { linkId: 102, domainId: 0, alias: 'autumn' }]]);
+      expect(planChecks).toEqual([{ ownerId: 2, needs: { links: 1, static_storage_bytes: 0 } }]);
       expect(links.outbox).toEqual([
         {
           event: 'link.created',
@@ -346,6 +341,11 @@ describe(LinksService.name, () => {
         link.settings = JSON.stringify({ ...parseLinkSettings(link.settings), clicks_limit: 3 });
       });
       await service.update(ACTOR, 40, {}, zip);
+      // Each write checks what the new version adds (both versions are 10 bytes).
+      expect(planChecks).toEqual([
+        { ownerId: 2, needs: { static_storage_bytes: 0 } },
+        { ownerId: 2, needs: { static_storage_bytes: 0 } },
+      ]);
       expect(sites.log).toEqual(['publish into site-1', 'retire site-1/v1']);
       expect(parseLinkSettings(links.rows[0].settings).static_site).toEqual(site('site-1', 'v2'));
     });

@@ -210,11 +210,18 @@ export class LinksService {
         const events = await this.linkEvents(actor, 'link.updated', planned.domainId);
         // A new site version counts against static_storage_bytes by what it adds.
         const grows = site ? { static_storage_bytes: site.bytes - (previousSite?.bytes ?? 0) } : {};
-        if (
-          await this.limits.within(actor.ownerId, grows, () =>
-            this.links.updateOwnedIf(actor.ownerId, id, link.settings, planned.changes, events),
-          )
-        ) {
+        // One write: the plan check (when the site grows), the conditional UPDATE, its events.
+        const updated = await this.db.write(async () => {
+          await this.limits.check(actor.ownerId, grows);
+          return this.links.updateOwnedIf(
+            actor.ownerId,
+            id,
+            link.settings,
+            planned.changes,
+            events,
+          );
+        });
+        if (updated) {
           this.emitChanged({
             linkId: id,
             domainId: planned.domainId,

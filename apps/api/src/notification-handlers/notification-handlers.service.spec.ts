@@ -1,5 +1,4 @@
 import type { Actor } from '@app/auth';
-import type { PlanLimits } from '@app/billing';
 import { Clock } from '@app/common';
 import {
   NotificationHandlerEntity,
@@ -8,12 +7,9 @@ import {
 } from '@app/database';
 import type { HandlerSettings, HandlerSettingsCodec, Notifier } from '@app/notifications';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { inlineWrites, type PlanCheck } from '@app/testing/inline-writes';
 import type { UpdateNotificationHandlerDto } from './dto/update-notification-handler.dto';
 import { NotificationHandlersService } from './notification-handlers.service';
-
-const noLimits = {
-  within: (_owner: number, _needs: unknown, write: (em: unknown) => unknown) => write(undefined),
-} as unknown as PlanLimits;
 
 /** Settings "sealed" as plain JSON: the codec's encryption is not what is tested here. */
 const plainCodec = {
@@ -50,11 +46,17 @@ const HOOK = { name: 'Hook', type: 'webhook' as const, webhook: 'https://example
 describe(NotificationHandlersService.name, () => {
   let handlers: FakeHandlers;
   let service: NotificationHandlersService;
+  let writes: ReturnType<typeof inlineWrites>;
+  let checks: PlanCheck[];
 
   beforeEach(() => {
     handlers = new FakeHandlers();
+    // Plans limit nothing here; the writes run at once.
+    writes = inlineWrites();
+    checks = writes.checks;
     service = new NotificationHandlersService(
-      noLimits,
+      writes.db,
+      writes.limits,
       handlers as unknown as NotificationHandlersRepository,
       plainCodec,
       {} as Notifier,
@@ -69,6 +71,11 @@ describe(NotificationHandlersService.name, () => {
     expect(handlers.rows.map((h) => [h.id, h.team_id])).toEqual([
       [theirs.id, 5],
       [mine.id, null],
+    ]);
+    // The team's handlers count against the owner's plan.
+    expect(checks).toEqual([
+      { ownerId: 1, needs: { notification_handlers: 1 } },
+      { ownerId: 1, needs: { notification_handlers: 1 } },
     ]);
   });
 
@@ -112,7 +119,8 @@ describe(NotificationHandlersService.name, () => {
       gone: 'The target answered 410 Gone: it asks for no more deliveries.',
     });
     const tested = new NotificationHandlersService(
-      noLimits,
+      writes.db,
+      writes.limits,
       handlers as unknown as NotificationHandlersRepository,
       plainCodec,
       { deliver, unavailableReason: () => null } as unknown as Notifier,

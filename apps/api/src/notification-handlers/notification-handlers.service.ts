@@ -3,6 +3,7 @@ import { Actor } from '@app/auth';
 import { PlanLimits } from '@app/billing';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, Problem } from '@app/common';
 import {
+  Db,
   isAccountEvent,
   NotificationHandlerEntity,
   NotificationHandlersRepository,
@@ -29,6 +30,7 @@ import {
 @Injectable()
 export class NotificationHandlersService {
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly handlers: NotificationHandlersRepository,
     private readonly codec: HandlerSettingsCodec,
@@ -56,8 +58,9 @@ export class NotificationHandlersService {
     if (built.problems.length > 0) {
       throw new AppError('validation_failed', built.problems);
     }
-    const id = await this.limits.within(actor.ownerId, { notification_handlers: 1 }, () =>
-      this.handlers.insert({
+    const id = await this.db.write(async () => {
+      await this.limits.check(actor.ownerId, { notification_handlers: 1 });
+      return this.handlers.insert({
         user_id: actor.ownerId,
         name: dto.name,
         type: dto.type,
@@ -68,8 +71,8 @@ export class NotificationHandlersService {
         disabled_reason: null,
         datetime: this.clock.now(),
         last_datetime: null,
-      }),
-    );
+      });
+    });
     return built.generatedSecret ? { id, webhook_secret: built.generatedSecret } : { id };
   }
 

@@ -1,14 +1,9 @@
 import { Actor } from '@app/auth';
-import { type PlanLimits } from '@app/billing';
 import { Clock, ErrorEntry, ListQuery, Paginated } from '@app/common';
 import { ProjectEntity, ProjectsRepository } from '@app/database';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { inlineWrites, type PlanCheck } from '@app/testing/inline-writes';
 import { ProjectsService } from './projects.service';
-
-/** Plans limit nothing here: every write runs as if no plan applied. */
-const noLimits = {
-  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
-} as unknown as PlanLimits;
 
 type ProjectsPort = Pick<
   ProjectsRepository,
@@ -94,6 +89,7 @@ const entriesOf = (promise: Promise<unknown>): Promise<ErrorEntry[]> => rejectio
 describe(ProjectsService.name, () => {
   let repository: FakeProjectsRepository;
   let service: ProjectsService;
+  let checks: PlanCheck[];
 
   beforeEach(() => {
     repository = new FakeProjectsRepository();
@@ -103,12 +99,21 @@ describe(ProjectsService.name, () => {
       // Belongs to the caller's own workspace (userId), not to the workspace it acts in.
       project({ id: 7, user_id: 1, name: 'Private' }),
     );
-    service = new ProjectsService(noLimits, repository as unknown as ProjectsRepository, clock);
+    // Plans limit nothing here; the writes run at once.
+    const writes = inlineWrites();
+    checks = writes.checks;
+    service = new ProjectsService(
+      writes.db,
+      writes.limits,
+      repository as unknown as ProjectsRepository,
+      clock,
+    );
   });
 
   describe('create', () => {
     it('creates a project in the owner workspace with the default colour', async () => {
       expect(await service.create(ACTOR, { name: 'Launch' })).toEqual({ id: 103 });
+      expect(checks).toEqual([{ ownerId: 2, needs: { projects: 1 } }]);
       expect(repository.inserted).toEqual([
         { user_id: 2, name: 'Launch', color: '#000000', datetime: NOW, last_datetime: null },
       ]);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Actor } from '@app/auth';
 import { PlanLimits } from '@app/billing';
 import { Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
-import { ProjectEntity, ProjectsRepository } from '@app/database';
+import { Db, ProjectEntity, ProjectsRepository } from '@app/database';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { UpdateProjectDto } from './dto/update-project.dto';
 import { ProjectResponse, toProjectResponse } from './project.mapper';
@@ -10,6 +10,7 @@ import { ProjectResponse, toProjectResponse } from './project.mapper';
 @Injectable()
 export class ProjectsService {
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly projects: ProjectsRepository,
     private readonly clock: Clock,
@@ -24,15 +25,16 @@ export class ProjectsService {
   }
 
   async create(actor: Actor, dto: CreateProjectDto): Promise<{ id: number }> {
-    const id = await this.limits.within(actor.ownerId, { projects: 1 }, () =>
-      this.projects.insert({
+    const id = await this.db.write(async () => {
+      await this.limits.check(actor.ownerId, { projects: 1 });
+      return this.projects.insert({
         user_id: actor.ownerId,
         name: dto.name,
         color: dto.color ?? '#000000',
         datetime: this.clock.now(),
         last_datetime: null,
-      }),
-    );
+      });
+    });
     return { id };
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Actor } from '@app/auth';
 import { PlanLimits } from '@app/billing';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated, UploadedFiles } from '@app/common';
-import { ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
+import { Db, ProjectsRepository, QrCodeEntity, QrCodesRepository } from '@app/database';
 import { QrType, renderQr, withScanMarker } from '@app/qr';
 import { CreateQrCodeDto } from './dto/create-qr-code.dto';
 import { UpdateQrCodeDto } from './dto/update-qr-code.dto';
@@ -31,6 +31,7 @@ const SLOTS = Object.keys(QR_IMAGE_FIELDS) as ImageSlot[];
 @Injectable()
 export class QrCodesService {
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly qrCodes: QrCodesRepository,
     private readonly projects: ProjectsRepository,
@@ -60,8 +61,9 @@ export class QrCodesService {
     const written = await this.render(actor, null, dto.type, null, dto, uploads, null);
     let id: number;
     try {
-      id = await this.limits.within(actor.ownerId, { qr_codes: 1 }, () =>
-        this.qrCodes.insert({
+      id = await this.db.write(async () => {
+        await this.limits.check(actor.ownerId, { qr_codes: 1 });
+        return this.qrCodes.insert({
           user_id: actor.ownerId,
           project_id: projectId,
           type: dto.type,
@@ -70,8 +72,8 @@ export class QrCodesService {
           scans: 0,
           datetime: this.clock.now(),
           last_datetime: null,
-        }),
-      );
+        });
+      });
     } catch (e) {
       await this.files.remove(written.files.created);
       throw e;

@@ -1,5 +1,4 @@
 import { Actor } from '@app/auth';
-import { type PlanLimits } from '@app/billing';
 import { Clock, ErrorEntry } from '@app/common';
 import { loadConfig } from '@app/config';
 import {
@@ -10,12 +9,8 @@ import {
 } from '@app/database';
 import { DEFAULT_SETTINGS } from '@app/signatures';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { inlineWrites, type PlanCheck } from '@app/testing/inline-writes';
 import { mergeSettings, SignaturesService } from './signatures.service';
-
-/** Plans limit nothing here: every write runs as if no plan applied. */
-const noLimits = {
-  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
-} as unknown as PlanLimits;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -53,11 +48,16 @@ const projects = {
 describe(SignaturesService.name, () => {
   let repo: FakeSignatures;
   let service: SignaturesService;
+  let checks: PlanCheck[];
 
   beforeEach(() => {
     repo = new FakeSignatures();
+    // Plans limit nothing here; the writes run at once.
+    const writes = inlineWrites();
+    checks = writes.checks;
     service = new SignaturesService(
-      noLimits,
+      writes.db,
+      writes.limits,
       repo as unknown as SignaturesRepository,
       projects as unknown as ProjectsRepository,
       clock,
@@ -70,6 +70,10 @@ describe(SignaturesService.name, () => {
       id: 1,
     });
     await service.create(ACTOR, { name: 'Other' });
+    expect(checks).toEqual([
+      { ownerId: 2, needs: { signatures: 1 } },
+      { ownerId: 2, needs: { signatures: 1 } },
+    ]);
     const [row, other] = repo.rows;
     expect(row).toMatchObject({
       user_id: 2,

@@ -4,7 +4,7 @@ import { Actor } from '@app/auth';
 import { PlanLimits } from '@app/billing';
 import { AppError, Clock, ListQuery, NotFoundError, Paginated } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { ProjectsRepository, SignatureEntity, SignaturesRepository } from '@app/database';
+import { Db, ProjectsRepository, SignatureEntity, SignaturesRepository } from '@app/database';
 import {
   DEFAULT_SETTINGS,
   renderPreviewPage,
@@ -28,6 +28,7 @@ export const PREVIEW_PATH = 'signatures/preview';
 @Injectable()
 export class SignaturesService {
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly signatures: SignaturesRepository,
     private readonly projects: ProjectsRepository,
@@ -45,8 +46,9 @@ export class SignaturesService {
 
   async create(actor: Actor, dto: CreateSignatureDto): Promise<{ id: number }> {
     const projectId = await this.ownedProjectId(actor, dto.project_id);
-    const id = await this.limits.within(actor.ownerId, { signatures: 1 }, () =>
-      this.signatures.insert({
+    const id = await this.db.write(async () => {
+      await this.limits.check(actor.ownerId, { signatures: 1 });
+      return this.signatures.insert({
         user_id: actor.ownerId,
         project_id: projectId ?? null,
         name: dto.name,
@@ -56,8 +58,8 @@ export class SignaturesService {
         preview_token: randomBytes(24).toString('base64url'),
         datetime: this.clock.now(),
         last_datetime: null,
-      }),
-    );
+      });
+    });
     return { id };
   }
 

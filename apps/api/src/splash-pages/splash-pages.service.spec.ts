@@ -1,16 +1,11 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Actor } from '@app/auth';
-import { type PlanLimits } from '@app/billing';
 import { AppError, Clock, ErrorEntry, LINK_CHANGED, UploadedFile } from '@app/common';
 import { LinkAddress, SplashPageEntity, SplashPagesRepository } from '@app/database';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { inlineWrites, type PlanCheck } from '@app/testing/inline-writes';
 import { SplashFiles, SplashImage } from './splash-files';
 import { SplashPagesService } from './splash-pages.service';
-
-/** Plans limit nothing here: every write runs as if no plan applied. */
-const noLimits = {
-  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
-} as unknown as PlanLimits;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -116,14 +111,19 @@ describe(SplashPagesService.name, () => {
   let files: FakeFiles;
   let emitted: unknown[];
   let service: SplashPagesService;
+  let checks: PlanCheck[];
 
   beforeEach(() => {
     repo = new FakeRepository();
     files = new FakeFiles();
     emitted = [];
     const events = { emit: (name: string, e: unknown) => emitted.push([name, e]) };
+    // Plans limit nothing here; the writes run at once.
+    const writes = inlineWrites();
+    checks = writes.checks;
     service = new SplashPagesService(
-      noLimits,
+      writes.db,
+      writes.limits,
       repo as unknown as SplashPagesRepository,
       files as unknown as SplashFiles,
       events as unknown as EventEmitter2,
@@ -133,6 +133,7 @@ describe(SplashPagesService.name, () => {
 
   it('creates a page in the owner workspace with the defaults', async () => {
     expect(await service.create(ACTOR, { name: 'Plain' }, {})).toEqual({ id: 100 });
+    expect(checks).toEqual([{ ownerId: 2, needs: { splash_pages: 1 } }]);
     expect(repo.rows).toEqual([
       Object.assign(new SplashPageEntity(), {
         id: 100,

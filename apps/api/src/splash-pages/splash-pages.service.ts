@@ -13,6 +13,7 @@ import {
   UploadedFiles,
 } from '@app/common';
 import {
+  Db,
   LinkAddress,
   SPLASH_DEFAULT_COLOR,
   SplashPageChanges,
@@ -39,6 +40,7 @@ type Images = Record<SplashImage, string | null>;
 @Injectable()
 export class SplashPagesService {
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly pages: SplashPagesRepository,
     private readonly files: SplashFiles,
@@ -64,8 +66,9 @@ export class SplashPagesService {
     const settings = applySettings(emptySettings(), dto);
     const images = await this.storeImages(uploads);
     try {
-      const id = await this.limits.within(actor.ownerId, { splash_pages: 1 }, () =>
-        this.pages.insert({
+      const id = await this.db.write(async () => {
+        await this.limits.check(actor.ownerId, { splash_pages: 1 });
+        return this.pages.insert({
           user_id: actor.ownerId,
           name: dto.name,
           color: dto.color ?? SPLASH_DEFAULT_COLOR,
@@ -80,8 +83,8 @@ export class SplashPagesService {
           ...imageChanges(dto, images.stored),
           datetime: this.clock.now(),
           last_datetime: null,
-        }),
-      );
+        });
+      });
       return { id };
     } catch (e) {
       await this.files.remove(images.created);

@@ -1,5 +1,4 @@
 import { Actor, AuthCache, UsersService } from '@app/auth';
-import { type PlanLimits } from '@app/billing';
 import { Clock, ErrorEntry } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
@@ -11,13 +10,9 @@ import {
 } from '@app/database';
 import type { Notifier } from '@app/notifications';
 import { rejectionEntries } from '@app/testing/app-error-entries';
+import { inlineWrites } from '@app/testing/inline-writes';
 import { InvitationsService } from './invitations.service';
 import { TeamMembersService } from './team-members.service';
-
-/** Plans limit nothing here: every write runs as if no plan applied. */
-const noLimits = {
-  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
-} as unknown as PlanLimits;
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 const clock: Clock = { now: () => new Date(NOW) };
@@ -94,11 +89,15 @@ function setup() {
   const users = new FakeUsers() as unknown as UsersService;
   const repo = members as unknown as TeamMembersRepository;
   const authCache = new AuthCache(null);
+  // Plans limit nothing here; the writes run at once.
+  const writes = inlineWrites();
   return {
     members,
     authCache,
+    checks: writes.checks,
     owner: new TeamMembersService(
-      noLimits,
+      writes.db,
+      writes.limits,
       teams as unknown as TeamsRepository,
       repo,
       users,
@@ -117,10 +116,11 @@ const entry = (status: number, title: string, code: string, field?: string): Err
 
 describe(TeamMembersService.name, () => {
   it('invites with read-only access by default, unbound and invited', async () => {
-    const { owner, members } = setup();
+    const { owner, members, checks } = setup();
     expect(await owner.create(OWNER, { team_id: 5, user_email: 'new@example.com' })).toEqual({
       id: 100,
     });
+    expect(checks).toEqual([{ ownerId: 2, needs: { team_members: 1 } }]);
     expect(members.rows).toEqual([
       Object.assign(new TeamMemberEntity(), {
         id: 100,

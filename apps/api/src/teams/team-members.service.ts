@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   type AccessFlags,
   accessColumns,
+  Db,
   TEAM_MEMBER_STATUS,
   TeamMemberEntity,
   TeamMembersRepository,
@@ -22,6 +23,7 @@ const READ_ONLY: AccessFlags = { read: true, create: false, update: false, delet
 @Injectable()
 export class TeamMembersService {
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly teams: TeamsRepository,
     private readonly members: TeamMembersRepository,
@@ -53,8 +55,9 @@ export class TeamMembersService {
       );
     }
     const now = this.clock.now();
-    const id = await this.limits.within(actor.ownerId, { team_members: 1 }, () =>
-      this.members.insert(
+    const id = await this.db.write(async () => {
+      await this.limits.check(actor.ownerId, { team_members: 1 });
+      return this.members.insert(
         {
           team_id: dto.team_id,
           user_id: null,
@@ -65,8 +68,8 @@ export class TeamMembersService {
           last_datetime: null,
         },
         memberEvents('team_member.invited', now),
-      ),
-    );
+      );
+    });
     void this.emailInvitee(id, dto.user_email, owner.email);
     return { id };
   }

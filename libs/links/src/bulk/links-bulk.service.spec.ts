@@ -5,23 +5,20 @@ import { AppError, LINK_CHANGED } from '@app/common';
 import type { AppConfig } from '@app/config';
 import { defaultLinkSettings, DomainsRepository, LinksRepository, NewLinkRow } from '@app/database';
 import { OwnerLocks } from '@app/redis';
+import { inlineWrites } from '@app/testing/inline-writes';
 import { CreateLinkDto } from '../dto/create-link.dto';
 import { LinkChecks } from '../link-checks.service';
 import { LinkInputService, NewLinkInput } from '../link-input.service';
 import { BatchedLinkLookups } from './batched-lookups';
 import { LinksBulkService } from './links-bulk.service';
 
-/** Plans limit nothing here: every write runs as if no plan applied. */
-const noLimits = {
-  precheck: () => Promise.resolve(),
-  within: (_owner: number, _needs: unknown, write: () => unknown) => write(),
-} as unknown as PlanLimits;
-
 const ACTOR: Actor = { userId: 4, ownerId: 4, apiKeyId: 1, isAdmin: false };
 const NOW = new Date('2026-05-01T12:00:00.000Z');
 
 /** Draws the aliases it is given, in order, as the random ones. */
-function setup(randoms: string[], limits: PlanLimits = noLimits) {
+/** `limits` replaces the plans, which limit nothing by default; the writes run at once. */
+function setup(randoms: string[], limits?: PlanLimits) {
+  const writes = inlineWrites();
   const draws = [...randoms];
   const checks = {
     withLookups: () => checks,
@@ -53,7 +50,8 @@ function setup(randoms: string[], limits: PlanLimits = noLimits) {
   };
   const events = { emit: jest.fn() };
   const service = new LinksBulkService(
-    limits,
+    writes.db,
+    limits ?? writes.limits,
     links as unknown as LinksRepository,
     domains as unknown as DomainsRepository,
     input as unknown as LinkInputService,
@@ -64,7 +62,7 @@ function setup(randoms: string[], limits: PlanLimits = noLimits) {
     new OwnerLocks(),
     { appUrl: 'http://links.test' } as AppConfig,
   );
-  return { service, inserted, events, input };
+  return { service, inserted, events, input, checks: writes.checks };
 }
 
 const link = (fields: Record<string, unknown> = {}) => ({
@@ -103,8 +101,10 @@ describe(LinksBulkService.name, () => {
   });
 
   it('writes the links in order, with their domain roots, and tells the visitor cache', async () => {
-    const { service, inserted, events } = setup(['rand001']);
+    const { service, inserted, events, checks } = setup(['rand001']);
     const created = await service.create(ACTOR, [link({ url: 'on-main' }), link({ domain_id: 9 })]);
+    // The plan counts the whole batch, in the write of its insert.
+    expect(checks).toEqual([{ ownerId: 4, needs: { links: 2 } }]);
     expect(created).toEqual([
       { id: 100, url: 'on-main', full_url: 'http://links.test/on-main' },
       { id: 101, url: 'rand001', full_url: 'https://go.example.com/rand001' },

@@ -15,7 +15,7 @@ import {
 } from '@app/common';
 import { WorkSlots } from '@app/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DomainsRepository, type LinkEvents, LinksRepository, NewLinkRow } from '@app/database';
+import { Db, DomainsRepository, type LinkEvents, LinksRepository, NewLinkRow } from '@app/database';
 import { OwnerLocks } from '@app/redis';
 import { CreateLinkDto } from '../dto/create-link.dto';
 import { ImportedLinkDto } from '../dto/imported-link.dto';
@@ -71,6 +71,7 @@ export class LinksBulkService {
   private readonly slots = new WorkSlots(BULK_SLOTS);
 
   constructor(
+    private readonly db: Db,
     private readonly limits: PlanLimits,
     private readonly links: LinksRepository,
     private readonly domains: DomainsRepository,
@@ -223,9 +224,10 @@ export class LinksBulkService {
     // The plan's links_limit counts the whole batch: all of it fits, or none is written.
     const ids =
       rows.length > 0
-        ? await this.limits.within(actor.ownerId, { links: rows.length }, () =>
-            this.links.insertMany(rows, events),
-          )
+        ? await this.db.write(async () => {
+            await this.limits.check(actor.ownerId, { links: rows.length });
+            return this.links.insertMany(rows, events);
+          })
         : [];
     const created: BulkCreatedLink[] = [];
     for (const [i, row] of rows.entries()) {
