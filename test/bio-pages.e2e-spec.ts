@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { PlansService } from '@app/billing';
 import { createTestApp, TestApp, TestUser } from '@app/testing';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -392,6 +393,34 @@ describe('Bio pages and their blocks', () => {
         location_url: null,
         image: expect.stringMatching(AVATAR_URL),
       });
+    });
+
+    it('keeps no stored image when the plan refuses the block', async () => {
+      const user = await t.createUser();
+      const link = await page(user);
+      const plans = t.app.get(PlansService);
+      const plan = await plans.create({
+        name: `No blocks for ${user.email}`,
+        settings: { biolink_blocks_limit: 0 },
+      });
+      await plans.setUserPlan(user.id, plan.id, null);
+      const before = files();
+      const res = await t.http
+        .post('/v1/biolink-blocks')
+        .set('Authorization', user.auth)
+        .field({ link_id: String(link), type: 'image', image_alt: 'Refused' })
+        .attach('image', png, 'red.png');
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        errors: [
+          {
+            status: 403,
+            title: 'Your plan allows 0 bio page blocks; you have 0.',
+            code: 'plan_limit_reached',
+          },
+        ],
+      });
+      expect(files()).toEqual(before);
     });
 
     it('updates partially, lists with filters and order, deletes', async () => {

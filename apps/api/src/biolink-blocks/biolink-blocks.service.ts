@@ -82,21 +82,30 @@ export class BiolinkBlocksService {
     if (image) {
       built.settings.image = await this.files.store('image', IMAGE_SIDE, image);
     }
-    const order = dto.order ?? (await this.blocks.nextOrder(link.id));
-    const id = await this.db.write(async () => {
-      await this.limits.check(actor.ownerId, { biolink_blocks: 1 });
-      return this.blocks.insert({
-        user_id: actor.ownerId,
-        link_id: link.id,
-        type: dto.type,
-        settings: JSON.stringify(built.settings),
-        order,
-        is_enabled: dto.is_enabled ?? true,
-        clicks: 0,
-        datetime: this.clock.now(),
-        last_datetime: null,
+    let id: number;
+    try {
+      const order = dto.order ?? (await this.blocks.nextOrder(link.id));
+      id = await this.db.write(async () => {
+        await this.limits.check(actor.ownerId, { biolink_blocks: 1 });
+        return this.blocks.insert({
+          user_id: actor.ownerId,
+          link_id: link.id,
+          type: dto.type,
+          settings: JSON.stringify(built.settings),
+          order,
+          is_enabled: dto.is_enabled ?? true,
+          clicks: 0,
+          datetime: this.clock.now(),
+          last_datetime: null,
+        });
       });
-    });
+    } catch (error) {
+      // A refused or failed write leaves no stored image behind.
+      await this.files.remove([
+        typeof built.settings.image === 'string' ? built.settings.image : null,
+      ]);
+      throw error;
+    }
     await this.pageChanged(actor, link.id);
     return { id };
   }
