@@ -311,10 +311,17 @@ function slanted(g: Grey): Grey {
       const fx = sx - x0;
       const fy = sy - y0;
       const o = (y * w + x) * 4;
+      // The four neighbours' offsets and weights, computed once for the three channels.
+      const i00 = (y0 * w + x0) * 4;
+      const i01 = (y0 * w + x1) * 4;
+      const i10 = (y1 * w + x0) * 4;
+      const i11 = (y1 * w + x1) * 4;
+      const gx = 1 - fx;
+      const gy = 1 - fy;
       for (let ch = 0; ch < 3; ch++) {
-        const top = src[(y0 * w + x0) * 4 + ch] * (1 - fx) + src[(y0 * w + x1) * 4 + ch] * fx;
-        const bottom = src[(y1 * w + x0) * 4 + ch] * (1 - fx) + src[(y1 * w + x1) * 4 + ch] * fx;
-        out[o + ch] = top * (1 - fy) + bottom * fy;
+        const top = src[i00 + ch] * gx + src[i01 + ch] * fx;
+        const bottom = src[i10 + ch] * gx + src[i11 + ch] * fx;
+        out[o + ch] = top * gy + bottom * fy;
       }
     }
   }

@@ -6,25 +6,51 @@ import { bounds, contains, Prim, rectSpanInto } from './shapes';
 /** A solid colour, or a function that writes the colour at a pixel centre into `out`. */
 export type Paint = Rgb | ((x: number, y: number, out: Rgb) => void);
 
-function insideAll(
-  add: Prim[],
-  sub: Prim[],
-  clip: Prim | undefined,
-  x: number,
-  y: number,
-): boolean {
-  if (clip && !contains(clip, x, y)) {
+/** Whether a point of one pixel row lies inside a primitive, as contains() answers. */
+type RowTest = (px: number) => boolean;
+
+/**
+ * contains() for the points of the row at height `py`: a polygon's edges that cross the row, and
+ * where, are found once for the row instead of once per pixel (the same crossings and comparisons,
+ * so the same answer).
+ */
+function rowTest(p: Prim, py: number): RowTest {
+  if (p.kind !== 'polygon') {
+    return (px) => contains(p, px, py);
+  }
+  const crossings: number[] = [];
+  const pts = p.points;
+  for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+    const [xi, yi] = pts[i];
+    const [xj, yj] = pts[j];
+    if (yi > py !== yj > py) {
+      crossings.push(((xj - xi) * (py - yi)) / (yj - yi) + xi);
+    }
+  }
+  return (px) => {
+    let inside = false;
+    for (let k = 0; k < crossings.length; k++) {
+      if (px < crossings[k]) {
+        inside = !inside;
+      }
+    }
+    return inside;
+  };
+}
+
+function insideAll(add: RowTest[], sub: RowTest[], clip: RowTest | undefined, x: number): boolean {
+  if (clip && !clip(x)) {
     return false;
   }
   let hit = false;
   for (let i = 0; i < add.length && !hit; i++) {
-    hit = contains(add[i], x, y);
+    hit = add[i](x);
   }
   if (!hit) {
     return false;
   }
   for (let i = 0; i < sub.length; i++) {
-    if (contains(sub[i], x, y)) {
+    if (sub[i](x)) {
       return false;
     }
   }
@@ -105,9 +131,12 @@ export class Canvas {
     }
     for (let y = ys; y < ye; y++) {
       const cy = y + 0.5;
+      const rowAdd = add.map((p) => rowTest(p, cy));
+      const rowSub = sub.map((p) => rowTest(p, cy));
+      const rowClip = clip && rowTest(clip, cy);
       for (let x = xs; x < xe; x++) {
         const cx = x + 0.5;
-        if (!insideAll(add, sub, clip, cx, cy)) {
+        if (!insideAll(rowAdd, rowSub, rowClip, cx)) {
           continue;
         }
         if (!solid) {
