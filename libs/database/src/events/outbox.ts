@@ -6,6 +6,7 @@ import {
   writeAccountLogs,
 } from '../account-logs/account-logs';
 import { Db } from '../engine/db';
+import { insertRow } from '../engine/insert-row';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { OutboxWaker } from './outbox-waker';
 
@@ -91,7 +92,12 @@ async function writeEvents(
     created_at: now,
     dispatched_at: null,
   }));
-  await db.manager.createQueryBuilder().insert().into(OutboxEventEntity).values(rows).execute();
+  if (rows.length === 1) {
+    // Nearly every write raises one event: a prepared statement (insertRow) writes it.
+    await insertRow(db, OutboxEventEntity, Object.assign(new OutboxEventEntity(), rows[0]));
+  } else {
+    await db.manager.createQueryBuilder().insert().into(OutboxEventEntity).values(rows).execute();
+  }
   // The account log keeps the events about the account itself (not every link change).
   const logged = events.filter((e) => isAccountLogType(e.event));
   await writeAccountLogs(
