@@ -6,17 +6,17 @@ import { PlansService } from './plans.service';
 /** A SQLite Db whose COUNT(*) answers `used`, recording the SQL and whether it runs in a write. */
 function fakeDb(used: number, sql: string[], writes: number[]) {
   let writing = false;
+  const query = (text: string) => {
+    sql.push(`${writing ? 'in a write: ' : ''}${text}`);
+    return Promise.resolve([{ n: used }]);
+  };
   return {
     dialect: 'sqlite',
     get writing() {
       return writing;
     },
-    manager: {
-      query: (text: string) => {
-        sql.push(`${writing ? 'in a write: ' : ''}${text}`);
-        return Promise.resolve([{ n: used }]);
-      },
-    },
+    manager: { query },
+    prepared: (text: string) => ({ all: () => query(text) }),
     write: async (work: () => Promise<unknown>) => {
       writes.push(1);
       writing = true;
