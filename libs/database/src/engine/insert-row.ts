@@ -33,7 +33,9 @@ export async function insertRow<T extends ObjectLiteral>(
   );
   const { sql, columns } = statementOf(db, metadata, given);
   const driver = db.dataSource.driver;
-  const params = columns.map((c) => driver.preparePersistentValue(c.getEntityValue(values), c));
+  const params = columns.map(
+    (c): unknown => driver.preparePersistentValue(c.getEntityValue(values), c) as unknown,
+  );
   const rows = await db.prepared(sql).all(params);
   return Number(rows[0].id);
 }
