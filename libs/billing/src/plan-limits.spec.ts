@@ -6,17 +6,17 @@ import { PlansService } from './plans.service';
 /** A Db whose queries answer `used` (as COUNT(*)), recording the SQL and whether it runs in a write. */
 function fakeDb(dialect: 'sqlite' | 'postgres', used: number, sql: string[]) {
   let writing = false;
+  const query = (text: string, parameters: unknown[] = []) => {
+    sql.push(`${writing ? 'in a write: ' : ''}${text} [${parameters.join(', ')}]`);
+    return Promise.resolve([{ n: used }]);
+  };
   return {
     dialect,
     get writing() {
       return writing;
     },
-    manager: {
-      query: (text: string, parameters: unknown[]) => {
-        sql.push(`${writing ? 'in a write: ' : ''}${text} [${parameters.join(', ')}]`);
-        return Promise.resolve([{ n: used }]);
-      },
-    },
+    manager: { query },
+    prepared: (text: string) => ({ all: (values: unknown[] = []) => query(text, values) }),
     write: async (work: () => Promise<unknown>) => {
       if (writing) return work();
       writing = true;

@@ -32,23 +32,23 @@ export async function countUsage(
 ): Promise<number> {
   const p = placeholder(db);
   if (resource === 'team_members') {
-    const rows: Array<{ n: number | string }> = await db.manager.query(
-      `SELECT COUNT(*) AS n FROM "team_members" m JOIN "teams" t ON t."id" = m."team_id" WHERE t."user_id" = ${p}`,
-      [ownerId],
-    );
+    const rows = await db
+      .prepared(
+        `SELECT COUNT(*) AS n FROM "team_members" m JOIN "teams" t ON t."id" = m."team_id" WHERE t."user_id" = ${p}`,
+      )
+      .all([ownerId]);
     return Number(rows[0]?.n ?? 0);
   }
   if (resource === 'static_storage_bytes') {
-    const rows: Array<{ settings: string }> = await db.manager.query(
-      `SELECT "settings" FROM "links" WHERE "user_id" = ${p} AND "type" = 'static'`,
-      [ownerId],
-    );
-    return rows.reduce((sum, row) => sum + siteBytes(row.settings), 0);
+    const rows = await db
+      .prepared(`SELECT "settings" FROM "links" WHERE "user_id" = ${p} AND "type" = 'static'`)
+      .all([ownerId]);
+    return rows.reduce((sum, row) => sum + siteBytes(String(row.settings)), 0);
   }
-  const rows: Array<{ n: number | string }> = await db.manager.query(
-    `SELECT COUNT(*) AS n FROM "${OWNED_TABLES[resource]}" WHERE "user_id" = ${p}`,
-    [ownerId],
-  );
+  // One text per table and dialect: prepared, as it runs in every limited create's write.
+  const rows = await db
+    .prepared(`SELECT COUNT(*) AS n FROM "${OWNED_TABLES[resource]}" WHERE "user_id" = ${p}`)
+    .all([ownerId]);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -115,6 +115,6 @@ export function siteBytes(settings: string): number {
  */
 export async function lockOwner(db: Db, ownerId: number): Promise<void> {
   if (db.dialect === 'postgres') {
-    await db.manager.query(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`, [ownerId]);
+    await db.prepared(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`).all([ownerId]);
   }
 }

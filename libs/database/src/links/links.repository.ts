@@ -118,8 +118,8 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
   /** Inserts a link and, in the same write (the caller's when it has one), the events it raises. */
   async insertWithEvents(values: Omit<LinkEntity, 'id'>, events: LinkEvents): Promise<number> {
     return this.db.write(async () => {
-      // Every column is given, so the row as written is these values and its new id.
-      const link = this.repo.create(values);
+      // The row as written is these values (the columns left out take their defaults), its new id.
+      const link = Object.assign(new LinkEntity(), values);
       link.id = await insertRow(this.db, LinkEntity, link);
       await this.outbox.write(events.of([link]), events.now);
       return link.id;
