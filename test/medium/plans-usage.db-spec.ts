@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { Db, LinkEntity, PlansRepository, ProjectEntity } from '@app/database';
 import { currentTestDb, newTestService, TestService } from '@app/testing';
-import { insertLink, insertUser } from './rows';
+import { insertLink, insertUser, linkRow } from './rows';
 
 const NONE = {
   links: 0,
@@ -16,26 +16,6 @@ const NONE = {
   team_members: 0,
   static_storage_bytes: 0,
 };
-
-/** A link row as insertLink writes it, for an insert inside a write (on its connection). */
-function linkRow(userId: number, url: string): Omit<LinkEntity, 'id'> {
-  return {
-    user_id: userId,
-    project_id: null,
-    domain_id: 0,
-    type: 'link',
-    url,
-    location_url: 'https://example.org/',
-    settings: '{}',
-    password_hash: null,
-    clicks: 0,
-    is_enabled: true,
-    start_date: null,
-    end_date: null,
-    datetime: new Date(),
-    last_datetime: null,
-  } as Omit<LinkEntity, 'id'>;
-}
 
 /**
  * PlansRepository.usage (GET /v1/user's counts): on SQLite kept until the database changes, by this
@@ -85,7 +65,7 @@ describe(`${PlansRepository.name} usage`, () => {
     expect(await s.sut.usage(owner.id)).toEqual({ ...NONE, projects: 1, links: 1 });
     await expect(
       db.write(async () => {
-        await db.repository(LinkEntity).insert(linkRow(owner.id, `b${owner.id}`));
+        await db.repository(LinkEntity).insert(linkRow(owner.id, { url: `b${owner.id}` }));
         throw new Error('undone');
       }),
     ).rejects.toThrow('undone');
@@ -105,7 +85,7 @@ describe(`${PlansRepository.name} usage`, () => {
     expect(await s.sut.usage(owner.id)).toEqual(NONE);
     await expect(
       db.write(async () => {
-        await db.repository(LinkEntity).insert(linkRow(owner.id, `w${owner.id}`));
+        await db.repository(LinkEntity).insert(linkRow(owner.id, { url: `w${owner.id}` }));
         expect(await s.sut.usage(owner.id)).toEqual({ ...NONE, links: 1 });
         throw new Error('undone');
       }),

@@ -41,27 +41,30 @@ export async function insertDomain(ds: DataSource, userId: number, values: Parti
   );
 }
 
+/** A link's values as the API would write them, for an insert of the test's own. */
+export function linkRow(userId: number, values: Partial<LinkEntity> = {}): Partial<LinkEntity> {
+  return {
+    user_id: userId,
+    project_id: null,
+    domain_id: 0,
+    type: 'link',
+    url: 'link',
+    location_url: 'https://example.org/',
+    settings: '{}',
+    password_hash: null,
+    clicks: 0,
+    is_enabled: true,
+    start_date: null,
+    end_date: null,
+    datetime: new Date(),
+    last_datetime: null,
+    ...values,
+  };
+}
+
 export async function insertLink(ds: DataSource, userId: number, values: Partial<LinkEntity>) {
   const repo = ds.getRepository(LinkEntity);
-  return repo.save(
-    repo.create({
-      user_id: userId,
-      project_id: null,
-      domain_id: 0,
-      type: 'link',
-      url: 'link',
-      location_url: 'https://example.org/',
-      settings: '{}',
-      password_hash: null,
-      clicks: 0,
-      is_enabled: true,
-      start_date: null,
-      end_date: null,
-      datetime: new Date(),
-      last_datetime: null,
-      ...values,
-    }),
-  );
+  return repo.save(repo.create(linkRow(userId, values)));
 }
 
 /** `count` raw visits of a link, an hour apart from 1 October 2026. */
