@@ -1,6 +1,12 @@
 import { randomInt } from 'node:crypto';
 
 export const ALIAS_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
+/**
+ * Any alias a link can have: a new one (ALIAS_PATTERN) or an imported one, which may be shorter
+ * (CONTRACT, third wave). The visitor side's router and the QR scan marker read paths by it.
+ */
+export const ANY_ALIAS = '[A-Za-z0-9_-]{1,64}';
+export const ANY_ALIAS_PATTERN = new RegExp(`^${ANY_ALIAS}$`);
 export const RANDOM_ALIAS_LENGTH = 7;
 const RANDOM_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 

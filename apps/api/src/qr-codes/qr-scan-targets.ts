@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainsRepository, LinksRepository } from '@app/database';
+import { ANY_ALIAS } from '@app/links';
 
-/** A short link's path: `/{alias}` (as the visitor side's router reads it). */
-const LINK_PATH = /^\/([A-Za-z0-9_-]{1,64})$/;
+/** A short link's path: `/{alias}`, as the visitor side's router reads it. */
+const LINK_PATH = new RegExp(`^/(${ANY_ALIAS})$`);
 
 /**
  * Which of the owner's links a URL is: `{APP_URL}/{alias}` on the main domain or

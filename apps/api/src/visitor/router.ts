@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { isReservedAlias } from '@app/links';
+import { ANY_ALIAS, isReservedAlias } from '@app/links';
 import { readScanMarker } from '@app/qr';
 import { VisitorCache, type VisitorDomain } from './cache/visitor-cache.service';
 import type { VisitorLink } from './cache/visitor-link';
@@ -9,11 +9,8 @@ import { notFound, settle } from './http';
 import { Served } from './served';
 import { type RequestListener, Visit } from './visit';
 
-/**
- * `/{alias}` and, for static sites, `/{alias}/any/path`. From one character: an import may carry
- * a shorter alias than a new one may have (ImportedLinkDto).
- */
-const LINK_PATH = /^\/([A-Za-z0-9_-]{1,64})(\/.*)?$/;
+/** `/{alias}` and, for static sites, `/{alias}/any/path`, with any alias a link can have. */
+const LINK_PATH = new RegExp(`^/(${ANY_ALIAS})(/.*)?$`);
 
 /**
  * Which host, then which link: turns a request into a Visit, resolves its Host header to a route

@@ -1,4 +1,5 @@
 import { IsString, Matches } from 'class-validator';
+import { ANY_ALIAS_PATTERN } from '../alias';
 import { CreateLinkDto } from './create-link.dto';
 
 /**
@@ -11,7 +12,7 @@ export class ImportedLinkDto extends CreateLinkDto {}
 // Validators a subclass puts on a property replace the parent's of the same kind (class-validator
 // keeps a class's own metadata over inherited metadata); `url` keeps its @IsOptional/@ValidateIf.
 IsString()(ImportedLinkDto.prototype, 'url');
-Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'url must be 1 to 64 letters, digits, - or _' })(
+Matches(ANY_ALIAS_PATTERN, { message: 'url must be 1 to 64 letters, digits, - or _' })(
   ImportedLinkDto.prototype,
   'url',
 );
