@@ -1,8 +1,7 @@
-import type BetterSqlite3 from 'better-sqlite3';
 // Each from its own file (see visit-writer.ts).
-import { fromDbDateTime, toDbDateTime } from '@app/database/db-values';
-import type { Db } from '@app/database/engine/db';
-import { newEventUid, type OutboxEventInput, writeOutboxEvents } from '@app/database/events/outbox';
+import { fromDbDateTime } from '@app/database/db-values';
+import type { RowsById } from '@app/database/engine/batch';
+import type { OutboxEventInput } from '@app/database/events/outbox';
 import { LinkEntity } from '@app/database/links/link.entity';
 import { linkPayload } from '@app/notifications/events/link-payload';
 
@@ -28,11 +27,15 @@ export function belowClicksLimit(settings: string, clicks: number): boolean {
   return limit > 0 && clicks < limit;
 }
 
-const LINK_SELECT = `SELECT l.*, d."scheme" AS "domain_scheme", d."host" AS "domain_host"
-  FROM "links" l LEFT JOIN "domains" d ON d."id" = l."domain_id" WHERE l."id" IN`;
+/** The links' rows with their domains' scheme and host, by id (for rowsById). */
+export const LIMITED_LINKS: RowsById = {
+  select: `SELECT l.*, d."scheme" AS "domain_scheme", d."host" AS "domain_host"
+    FROM "links" l LEFT JOIN "domains" d ON d."id" = l."domain_id"`,
+  id: 'l."id"',
+};
 
 /** A `links` row as the drivers return it (dates as text on SQLite, counters as text on PostgreSQL). */
-interface LinkRow {
+export interface LinkRow {
   id: number | string;
   user_id: number | string;
   project_id: number | string | null;
@@ -78,7 +81,8 @@ function toEntity(row: LinkRow): LinkEntity {
   });
 }
 
-function events(rows: LinkRow[], appUrl: string): OutboxEventInput[] {
+/** The `link.clicks_limit_reached` events of these links, as a batch writes them (visit-writer.ts). */
+export function clicksLimitEvents(rows: readonly LinkRow[], appUrl: string): OutboxEventInput[] {
   return rows.map((row) => {
     const link = toEntity(row);
     const base =
@@ -89,37 +93,4 @@ function events(rows: LinkRow[], appUrl: string): OutboxEventInput[] {
       data: { ...linkPayload(link, link.domain_id === 0 ? appUrl : base, appUrl) },
     };
   });
-}
-
-/** Inside the SQLite flush's own synchronous transaction. */
-export function raiseClicksLimitSqlite(
-  db: BetterSqlite3.Database,
-  linkIds: readonly number[],
-  appUrl: string,
-  now: Date,
-): void {
-  if (linkIds.length === 0) return;
-  const rows = db
-    .prepare(`${LINK_SELECT} (${linkIds.map(() => '?').join(', ')})`)
-    .all(...linkIds) as LinkRow[];
-  const insert = db.prepare(
-    `INSERT INTO "events" ("uid", "event", "owner_id", "data", "handler_ids", "created_at") VALUES (?, ?, ?, ?, NULL, ?)`,
-  );
-  for (const e of events(rows, appUrl)) {
-    insert.run(newEventUid(), e.event, e.ownerId, JSON.stringify(e.data), toDbDateTime(now));
-  }
-}
-
-/** Inside the PostgreSQL flush's write. */
-export async function raiseClicksLimitPostgres(
-  db: Db,
-  linkIds: readonly number[],
-  appUrl: string,
-  now: Date,
-): Promise<void> {
-  if (linkIds.length === 0) return;
-  const rows = await db.manager.query<LinkRow[]>(`${LINK_SELECT} (SELECT unnest($1::int[]))`, [
-    [...linkIds],
-  ]);
-  await writeOutboxEvents(db, events(rows, appUrl), now);
 }

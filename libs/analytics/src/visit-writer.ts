@@ -1,15 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type BetterSqlite3 from 'better-sqlite3';
 import { APP_CONFIG, type AppConfig } from '@app/config/app-config';
 // Each from its own file, not the libraries' indexes: this runs in the visit writer thread, which
 // should load the database code it uses and not the whole API with it (about 40 MB less).
 import { DateTimeTexts } from '@app/database/db-values';
+import {
+  type AddTo,
+  addTo,
+  type Batch,
+  type BatchWriter,
+  holdShared,
+  type InsertInto,
+  insertInto,
+  rowsById,
+  type RowsById,
+  select,
+  upsert,
+} from '@app/database/engine/batch';
 import { Db } from '@app/database/engine/db';
-import { rowUpsertsFor } from '@app/database/engine/for-dialect';
-import { sqliteConnection } from '@app/database/engine/sqlite/sqlite-connection';
+import { batchWriterFor } from '@app/database/engine/for-dialect';
 import type { SqliteWriteLock } from '@app/database/engine/sqlite/sqlite-write-lock';
-import { sqliteUpserts } from '@app/database/engine/sqlite/upsert-rows';
-import { monthsClosedThrough, SELECT_MARK } from '@app/database/rollups/closed-months';
+import { outboxEventsIn } from '@app/database/events/outbox';
+import { SELECT_MARK } from '@app/database/rollups/closed-months';
 import { rollupUpserts } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
 import {
@@ -17,12 +28,13 @@ import {
   POSTGRES_ARRAY_TYPES,
   VISIT_COLUMNS,
 } from '@app/database/rollups/visit-columns';
-import { holdClosedMonths } from '@app/database/statistics/stat-tables';
+import { CLOSED_MONTHS_LOCK } from '@app/database/statistics/stat-tables';
 import {
   belowClicksLimit,
+  clicksLimitEvents,
   crossedClicksLimit,
-  raiseClicksLimitPostgres,
-  raiseClicksLimitSqlite,
+  LIMITED_LINKS,
+  type LinkRow,
 } from './clicks-limit-events';
 
 /** Where a link answers: its domain (0 for the app's own) and alias. */
@@ -45,33 +57,56 @@ export interface WrittenBatch {
   limitsReached: number;
 }
 
-/** The `links` columns each batch's clicks update returns. */
+/** A link's row as the batch's clicks update returns it. */
 interface ClicksRow {
+  id: number | string;
   clicks: number | string;
   settings: string;
   domain_id: number | string;
   url: string;
 }
-const CLICKS_RETURNING = 'RETURNING "clicks", "settings", "domain_id", "url"';
 
-const COLUMN_LIST = VISIT_COLUMNS.map((c) => `"${c}"`).join(', ');
+/** Adds a batch's visits to its links' clicks and bot_clicks; a row: id, visitors', bots'. */
+const ADD_CLICKS: AddTo = {
+  table: 'links',
+  keys: [{ name: 'id', type: 'int' }],
+  adds: [
+    { name: 'clicks', type: 'bigint' },
+    { name: 'bot_clicks', type: 'bigint' },
+  ],
+  returning: ['id', 'clicks', 'settings', 'domain_id', 'url'],
+};
+
+/** Adds scans to a QR code of the link's owner that encodes the link; a row: code, link, owner, scans. */
+const ADD_SCANS: AddTo = {
+  table: 'qr_codes',
+  keys: [
+    { name: 'id', type: 'int' },
+    { name: 'link_id', type: 'int' },
+    { name: 'user_id', type: 'int' },
+  ],
+  adds: [{ name: 'scans', type: 'bigint' }],
+  returning: ['id', 'link_id'],
+};
+
+/** The visits' rows; a row's values are VISIT_COLUMNS' (visitRow). */
+const VISIT_ROWS: InsertInto = {
+  table: 'visits',
+  columns: VISIT_COLUMNS.map((name) => ({
+    name,
+    type: POSTGRES_ARRAY_TYPES[name].slice(0, -2) as InsertInto['columns'][number]['type'],
+  })),
+};
 
 /**
- * Values as each driver binds them: datetimes as stored UTC text, booleans as 0/1 on SQLite. One
- * DateTimeTexts per batch: its visits' datetimes mostly share their second.
+ * A visit's values in VISIT_COLUMNS' order, datetimes as stored UTC text. One DateTimeTexts per
+ * batch: its visits' datetimes mostly share their second.
  */
-function dbParam(
-  value: NewVisit[keyof NewVisit],
-  postgres: boolean,
-  times: DateTimeTexts,
-): string | number | boolean | null {
-  if (value instanceof Date) {
-    return times.dbDateTime(value);
-  }
-  if (typeof value === 'boolean') {
-    return postgres ? value : value ? 1 : 0;
-  }
-  return value;
+function visitRow(visit: NewVisit, times: DateTimeTexts): unknown[] {
+  return VISIT_COLUMNS.map((column) => {
+    const value = visit[column];
+    return value instanceof Date ? times.dbDateTime(value) : value;
+  });
 }
 
 /** A link's visits in a batch: visitors' (its clicks) and bots' (its bot_clicks). */
@@ -144,41 +179,38 @@ function withCheckedScans(visits: NewVisit[], counted: ReadonlySet<string>): New
   );
 }
 
-const ADD_SCANS_SQLITE = `UPDATE "qr_codes" SET "scans" = "scans" + ?
-  WHERE "id" = ? AND "link_id" = ? AND "user_id" = ? RETURNING "id"`;
-
-interface SqliteStatements {
-  db: BetterSqlite3.Database;
-  write: BetterSqlite3.Transaction<
-    (visits: NewVisit[], touched: LinkAddress[]) => { written: number; reached: number }
-  >;
-}
-
-const OWNER_SELECT = `SELECT l."id" AS "id", l."user_id" AS "user_id", u."timezone" AS "timezone"
-  FROM "links" l JOIN "users" u ON u."id" = l."user_id"`;
+/** The batch's links with their owners, each link's row locked where writers run concurrently. */
+const OWNERS: RowsById = {
+  select: `SELECT l."id" AS "id", l."user_id" AS "user_id", u."timezone" AS "timezone"
+    FROM "links" l JOIN "users" u ON u."id" = l."user_id"`,
+  id: 'l."id"',
+  lock: 'l',
+};
 
 interface OwnerRow {
-  id: number;
-  user_id: number;
+  id: number | string;
+  user_id: number | string;
   timezone: string;
 }
 
 /**
  * Writes visits. Each batch is one transaction that inserts the rows, adds them to their links'
- * `clicks` with one UPDATE per link (not one per visit, so a popular link's row is not a hot
- * lock), and adds them to the statistics roll-ups (one upsert per roll-up row the batch touches).
- * Visits of links deleted meanwhile are dropped.
+ * `clicks` (one row update per link, not one per visit, so a popular link's row is not a hot
+ * lock), counts QR codes' scans, raises `link.clicks_limit_reached` for the links whose limit it
+ * reaches, and adds the visits to the statistics roll-ups (one upsert per roll-up row the batch
+ * touches). Visits of links deleted meanwhile are dropped.
  *
- * On SQLite the batch runs synchronously on the data source's connection through better-sqlite3's
- * own transaction: nothing else can interleave with it, and prepared statements skip the ORM's
- * per-row work, which at tens of thousands of visits a second costs more than SQLite itself. On
- * PostgreSQL it is an ordinary transaction on a pooled connection. Used in the visit writer thread
- * (visit-writer.thread.ts, with a data source of its own) or, with VISIT_WRITER=inline, in the
- * process that counts the visits.
+ * The batch is written once, as the steps of an engine batch write (engine/batch.ts): on SQLite
+ * they run synchronously on the data source's connection in one better-sqlite3 transaction
+ * (nothing else can interleave with it, and prepared statements skip the ORM's per-row work,
+ * which at tens of thousands of visits a second costs more than SQLite itself); on PostgreSQL in
+ * one write on a pooled connection, each step one statement whatever the batch's size. Used in
+ * the visit writer thread (visit-writer.thread.ts, with a data source of its own) or, with
+ * VISIT_WRITER=inline, in the process that counts the visits.
  */
 @Injectable()
 export class VisitWriter {
-  private sqlite: SqliteStatements | null = null;
+  private batches: BatchWriter | null = null;
   /**
    * In the writer thread: the lock shared with the API's transactions on the same SQLite file,
    * held around each batch (see SqliteWriteLock).
@@ -192,8 +224,7 @@ export class VisitWriter {
 
   /** Whether `recordBatch` would have to wait: another transaction holds the SQLite connection. */
   isBusy(): boolean {
-    const statements = this.sqliteStatements();
-    return statements !== null && statements.db.inTransaction;
+    return this.writer().busy();
   }
 
   /** Returns the number of visits written. */
@@ -202,145 +233,53 @@ export class VisitWriter {
   }
 
   async writeBatch(visits: NewVisit[]): Promise<WrittenBatch> {
-    const limitedLinks: LinkAddress[] = [];
     if (visits.length === 0) {
-      return { written: 0, limitedLinks, limitsReached: 0 };
+      return { written: 0, limitedLinks: [], limitsReached: 0 };
     }
-    const statements = this.sqliteStatements();
-    if (statements) {
-      this.writeLock?.acquireBlocking();
-      try {
-        const { written, reached } = statements.write.immediate(visits, limitedLinks);
-        return { written, limitedLinks, limitsReached: reached };
-      } finally {
-        this.writeLock?.release();
-      }
-    }
-    return this.db.write(() => this.writePostgres(visits, limitedLinks));
+    const writer = this.writer();
+    return await writer.run(() => this.batch(visits, writer.serialised));
   }
 
-  private sqliteStatements(): SqliteStatements | null {
-    const db = this.sqlite ? null : sqliteConnection(this.db.dataSource);
-    if (db === null) {
-      return this.sqlite;
-    }
-    const insert = db.prepare(
-      `INSERT INTO "visits" (${COLUMN_LIST}) VALUES (${VISIT_COLUMNS.map(() => '?').join(', ')})`,
-    );
-    const owner = db.prepare(`${OWNER_SELECT} WHERE l."id" = ?`);
-    const addClicks = db.prepare(
-      `UPDATE "links" SET "clicks" = "clicks" + ?, "bot_clicks" = "bot_clicks" + ? WHERE "id" = ? ${CLICKS_RETURNING}`,
-    );
-    const addScans = db.prepare(ADD_SCANS_SQLITE);
-    const upserts = sqliteUpserts(db);
-    const closedMonths = db.prepare(SELECT_MARK).pluck();
-    // better-sqlite3's own synchronous transaction on this thread's connection: nothing can
-    // interleave with it (the main thread's inline writer checks isBusy first).
-    // eslint-disable-next-line no-restricted-syntax
-    const write = db.transaction((given: NewVisit[], touched: LinkAddress[]) => {
-      const times = new DateTimeTexts();
-      const owners = new Map<number, LinkOwner>();
-      const limited: number[] = [];
-      let written = 0;
-      for (const [linkId, { clicks: count, bots }] of countByLink(given)) {
-        const row = owner.get(linkId) as OwnerRow | undefined;
-        if (row === undefined) {
-          continue;
-        }
-        owners.set(linkId, { userId: row.user_id, timeZone: row.timezone });
-        const after = addClicks.get(count, bots, linkId) as ClicksRow;
-        if (count > 0) {
-          if (crossedClicksLimit(after.settings, Number(after.clicks), count)) limited.push(linkId);
-          if (belowClicksLimit(after.settings, Number(after.clicks) - count))
-            touched.push(address(after));
-        }
-        written += count + bots;
-      }
-      raiseClicksLimitSqlite(db, limited, this.config.appUrl, new Date());
-      const counted = new Set<string>();
-      for (const scan of scansOf(given, owners)) {
-        if (addScans.get(scan.count, scan.qrCodeId, scan.linkId, scan.userId) !== undefined) {
-          counted.add(`${scan.qrCodeId}:${scan.linkId}`);
-        }
-      }
-      const batch = withCheckedScans(given, counted);
-      for (const visit of batch) {
-        if (owners.has(visit.link_id)) {
-          insert.run(VISIT_COLUMNS.map((c) => dbParam(visit[c], false, times)));
-        }
-      }
-      // Read in this transaction, which holds the write lock: no month closes meanwhile.
-      const monthsClosedThrough = (closedMonths.get() as number | undefined) ?? -Infinity;
-      // Unsorted: this is the only transaction writing (see rollUp).
-      upserts.write(rollupUpserts(rollUp(batch, owners, monthsClosedThrough, false)));
-      return { written, reached: limited.length };
-    });
-    this.sqlite = { db, write };
-    return this.sqlite;
+  /** Made on first use: the data source is initialised by then. */
+  private writer(): BatchWriter {
+    this.batches ??= batchWriterFor(this.db, () => this.writeLock);
+    return this.batches;
   }
 
-  private async writePostgres(visits: NewVisit[], touched: LinkAddress[]): Promise<WrittenBatch> {
-    const em = this.db.manager;
+  /** `serialised`: no other write runs meanwhile, so no common order of row locks is needed. */
+  private *batch(visits: NewVisit[], serialised: boolean): Batch<WrittenBatch> {
+    const limitedLinks: LinkAddress[] = [];
     const counts = countByLink(visits);
     // Before any link is locked (see holdClosedMonths): no month closes until this commits.
-    await holdClosedMonths(this.db);
-    const closedThrough = await monthsClosedThrough(em);
+    yield* holdShared(CLOSED_MONTHS_LOCK);
+    const [mark] = yield* select<{ months_closed_through: number | string }>(SELECT_MARK);
+    const closedThrough = mark === undefined ? -Infinity : Number(mark.months_closed_through);
     // The links' rows are locked next, in id order, so that concurrent writers (several
     // instances) take the locks in the same order and never deadlock.
-    const rows: OwnerRow[] = await em.query(
-      `${OWNER_SELECT} WHERE l."id" = ANY($1::int[]) ORDER BY l."id" FOR UPDATE OF l`,
-      [[...counts.keys()]],
-    );
+    const rows = yield* rowsById<OwnerRow>(OWNERS, [...counts.keys()]);
     const owners = new Map<number, LinkOwner>(
       rows.map((r) => [Number(r.id), { userId: Number(r.user_id), timeZone: r.timezone }]),
     );
-    const ownedVisits = visits.filter((v) => owners.has(v.link_id));
-    if (ownedVisits.length === 0) {
-      return { written: 0, limitedLinks: touched, limitsReached: 0 };
+    const owned = visits.filter((v) => owners.has(v.link_id));
+    if (owned.length === 0) {
+      return { written: 0, limitedLinks, limitsReached: 0 };
     }
     // The codes' rows, in id order (scansOf): concurrent writers lock them in the same order.
-    const scans = scansOf(ownedVisits, owners);
-    const counted = new Set<string>();
-    if (scans.length > 0) {
-      const [added] = await em.query<
-        [Array<{ id: number | string; link_id: number | string }>, number]
-      >(
-        `UPDATE "qr_codes" q SET "scans" = q."scans" + a."n"
-          FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[]) AS a("id", "link_id", "user_id", "n")
-          WHERE q."id" = a."id" AND q."link_id" = a."link_id" AND q."user_id" = a."user_id"
-          RETURNING q."id", q."link_id"`,
-        [
-          scans.map((x) => x.qrCodeId),
-          scans.map((x) => x.linkId),
-          scans.map((x) => x.userId),
-          scans.map((x) => x.count),
-        ],
-      );
-      for (const row of added) counted.add(`${Number(row.id)}:${Number(row.link_id)}`);
-    }
-    const kept = withCheckedScans(ownedVisits, counted);
-    // One array per column and unnest(): 18 parameters whatever the batch size, instead of one
-    // per value, which costs the driver far less.
+    const added = yield* addTo<{ id: number | string; link_id: number | string }>(
+      ADD_SCANS,
+      scansOf(owned, owners).map((x) => [x.qrCodeId, x.linkId, x.userId, x.count]),
+    );
+    const counted = new Set(added.map((row) => `${Number(row.id)}:${Number(row.link_id)}`));
+    const kept = withCheckedScans(owned, counted);
     const times = new DateTimeTexts();
-    const columns = VISIT_COLUMNS.map((column) =>
-      kept.map((visit) => dbParam(visit[column], true, times)),
+    yield* insertInto(
+      VISIT_ROWS,
+      kept.map((visit) => visitRow(visit, times)),
     );
-    const arrays = VISIT_COLUMNS.map((column, i) => `$${i + 1}::${POSTGRES_ARRAY_TYPES[column]}`);
-    await em.query(
-      `INSERT INTO "visits" (${COLUMN_LIST}) SELECT * FROM unnest(${arrays.join(', ')})`,
-      columns,
-    );
-    // Every link's clicks in one statement (a batch of a busy minute touches a thousand links).
-    const added = [...counts].filter(([linkId]) => owners.has(linkId));
-    const [updated] = await em.query<[Array<ClicksRow & { id: number | string }>, number]>(
-      `UPDATE "links" l SET "clicks" = l."clicks" + a."n", "bot_clicks" = l."bot_clicks" + a."b"
-        FROM unnest($1::int[], $2::bigint[], $3::bigint[]) AS a("id", "n", "b") WHERE l."id" = a."id"
-        RETURNING l."id", l."clicks", l."settings", l."domain_id", l."url"`,
-      [
-        added.map(([linkId]) => linkId),
-        added.map(([, count]) => count.clicks),
-        added.map(([, count]) => count.bots),
-      ],
+    const linkCounts = [...counts].filter(([linkId]) => owners.has(linkId));
+    const updated = yield* addTo<ClicksRow>(
+      ADD_CLICKS,
+      linkCounts.map(([linkId, count]) => [linkId, count.clicks, count.bots]),
     );
     const limited: number[] = [];
     for (const after of updated.sort((a, b) => Number(a.id) - Number(b.id))) {
@@ -349,11 +288,13 @@ export class VisitWriter {
       if (crossedClicksLimit(after.settings, Number(after.clicks), count))
         limited.push(Number(after.id));
       if (belowClicksLimit(after.settings, Number(after.clicks) - count))
-        touched.push(address(after));
+        limitedLinks.push(address(after));
     }
-    await raiseClicksLimitPostgres(this.db, limited, this.config.appUrl, new Date());
-    await rowUpsertsFor(em).write(rollupUpserts(rollUp(kept, owners, closedThrough)));
-    return { written: kept.length, limitedLinks: touched, limitsReached: limited.length };
+    const reached = yield* rowsById<LinkRow>(LIMITED_LINKS, limited);
+    yield* outboxEventsIn(this.db, clicksLimitEvents(reached, this.config.appUrl), new Date());
+    // Unsorted where this is the only transaction writing (see rollUp).
+    yield* upsert(rollupUpserts(rollUp(kept, owners, closedThrough, !serialised)));
+    return { written: kept.length, limitedLinks, limitsReached: limited.length };
   }
 }
 

@@ -152,6 +152,25 @@ export class Db {
   }
 
   /**
+   * Holds advisory lock `key` shared until the open write ends, where writes run concurrently
+   * (PostgreSQL); nothing on SQLite, whose writes take turns. Inside a write.
+   */
+  async holdShared(key: number): Promise<void> {
+    if (this.dialect === 'postgres') {
+      await this.manager.query('SELECT pg_advisory_xact_lock_shared($1)', [key]);
+    }
+  }
+
+  /**
+   * Notifies `channel`'s listeners in every process when the open write commits (at once outside
+   * a write, never if it rolls back): PostgreSQL's NOTIFY. Nothing on SQLite, whose one file has
+   * no listeners: a process learns of its own writes, and of others' by polling.
+   */
+  async notify(channel: string): Promise<void> {
+    if (this.dialect === 'postgres') await this.manager.query(`NOTIFY ${channel}`);
+  }
+
+  /**
    * A value that differs whenever the database may have changed since it was last taken, for a
    * read that is kept until then (GET /v1/user's usage counts); null when that cannot be known
    * cheaply. On SQLite: the connection's total_changes() (every row this process's writes changed,

@@ -1,18 +1,22 @@
+import type { BatchWriter } from './batch';
 import type { MonthClose } from './close-month';
 import type { Db } from './db';
 import type { OutboxDispatch } from './outbox-dispatch';
+import { postgresBatchWriter } from './postgres/batch';
 import { closeMonthPostgres } from './postgres/close-month';
 import { postgresOutboxDispatch } from './postgres/outbox-dispatch';
 import { writeUpsertsPostgres } from './postgres/upsert-rows';
+import { sqliteBatchWriter } from './sqlite/batch';
 import { closeMonthSqlite, SQLITE_CLOSE_OWNERS } from './sqlite/close-month';
 import { sqliteOutboxDispatch } from './sqlite/outbox-dispatch';
 import { sqliteConnection } from './sqlite/sqlite-connection';
+import type { SqliteWriteLock } from './sqlite/sqlite-write-lock';
 import { sqliteUpserts } from './sqlite/upsert-rows';
 import type { RowUpserts, UpsertTarget } from './upsert-rows';
 
 /*
  * Where each mechanism that differs between the dialects is chosen: the callers (the roll-up
- * backfill and the visit writer's PostgreSQL write, closing a month, the outbox dispatcher) take
+ * backfill, closing a month, the outbox dispatcher, the visit writer's batches) take
  * the dialect-neutral interface and never ask which database runs. The implementations are in
  * sqlite/ and postgres/, a file each (docs/architecture.md lists them).
  */
@@ -49,4 +53,14 @@ export function closeMonthIn(
 /** The dispatcher's statements on the outbox (events/deliveries.repository.ts). */
 export function outboxDispatchFor(db: Db): OutboxDispatch {
   return db.dialect === 'postgres' ? postgresOutboxDispatch(db) : sqliteOutboxDispatch(db);
+}
+
+/**
+ * Batch writes on `db` (batch.ts; the visit writer's): on SQLite synchronous on the connection,
+ * holding `lock()` (the write lock shared with the other threads, where this is one) around each;
+ * on PostgreSQL in a Db.write.
+ */
+export function batchWriterFor(db: Db, lock: () => SqliteWriteLock | null): BatchWriter {
+  const connection = sqliteConnection(db.dataSource);
+  return connection === null ? postgresBatchWriter(db) : sqliteBatchWriter(connection, lock);
 }

@@ -5,6 +5,8 @@ import {
   isAccountLogType,
   writeAccountLogs,
 } from '../account-logs/account-logs';
+import { toDbDateTime } from '../db-values';
+import { type Batch, type InsertInto, insertInto, notify } from '../engine/batch';
 import { Db } from '../engine/db';
 import { insertRow } from '../engine/insert-row';
 import { OutboxEventEntity } from './outbox-event.entity';
@@ -127,11 +129,52 @@ async function writeEvents(
  * On PostgreSQL, a NOTIFY that the server delivers to every dispatcher's LISTEN when the open
  * write commits (at once outside a write), and not at all if it rolls back.
  */
-async function notifyDispatchers(db: Db): Promise<void> {
-  if (db.dialect === 'postgres') {
-    const schema = (db.dataSource.options as { schema?: string }).schema;
-    await db.manager.query(`NOTIFY ${outboxChannel(schema)}`);
-  }
+function notifyDispatchers(db: Db): Promise<void> {
+  return db.notify(dispatchersChannel(db));
+}
+
+function dispatchersChannel(db: Db): string {
+  return outboxChannel((db.dataSource.options as { schema?: string }).schema);
+}
+
+/** The outbox's columns a batch write fills (outboxEventsIn). */
+const EVENT_ROWS: InsertInto = {
+  table: 'events',
+  columns: [
+    { name: 'uid', type: 'varchar' },
+    { name: 'event', type: 'varchar' },
+    { name: 'owner_id', type: 'int' },
+    { name: 'data', type: 'text' },
+    { name: 'created_at', type: 'timestamp' },
+  ],
+};
+
+/**
+ * writeOutboxEvents as steps of a batch write (engine/batch.ts; the visit writer's): the events are
+ * written in the batch's transaction and other processes' dispatchers notified when it commits.
+ * Only for events with no chosen handlers that the account log does not keep.
+ */
+export function* outboxEventsIn(
+  db: Db,
+  events: readonly OutboxEventInput[],
+  now: Date,
+): Batch<string[]> {
+  if (events.length === 0) return [];
+  const unfit = events.find(
+    (e) => isAccountLogType(e.event) || (e.handlerIds !== undefined && e.handlerIds.length > 0),
+  );
+  if (unfit !== undefined) throw new Error(`${unfit.event} is not written by a batch`);
+  const created = toDbDateTime(now);
+  const rows = events.map((e) => [
+    newEventUid(),
+    e.event,
+    e.ownerId,
+    JSON.stringify(e.data),
+    created,
+  ]);
+  yield* insertInto(EVENT_ROWS, rows);
+  yield* notify(dispatchersChannel(db));
+  return rows.map((row) => row[0] as string);
 }
 
 /** The top-level scalar fields of an event's data: what an account log entry keeps of it. */

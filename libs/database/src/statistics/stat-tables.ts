@@ -51,8 +51,6 @@ export const CLOSED_MONTHS_LOCK = 0x6c6b646d;
  * subtracts from roll-up rows, before it locks any link (a close's inserts wait on links' keys).
  * Nothing on SQLite, whose single writer serialises them.
  */
-export async function holdClosedMonths(db: Db): Promise<void> {
-  if (db.dialect === 'postgres') {
-    await db.manager.query('SELECT pg_advisory_xact_lock_shared($1)', [CLOSED_MONTHS_LOCK]);
-  }
+export function holdClosedMonths(db: Db): Promise<void> {
+  return db.holdShared(CLOSED_MONTHS_LOCK);
 }
