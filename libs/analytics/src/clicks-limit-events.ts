@@ -1,8 +1,10 @@
+import type { Repository } from 'typeorm';
 // Each from its own file (see visit-writer.ts).
-import { fromDbDateTime } from '@app/database/db-values';
 import type { RowsById } from '@app/database/engine/batch';
+import type { Row } from '@app/database/engine/prepared-query';
+import { hydrateRow } from '@app/database/engine/row-reader';
 import type { OutboxEventInput } from '@app/database/events/outbox';
-import { LinkEntity } from '@app/database/links/link.entity';
+import type { LinkEntity } from '@app/database/links/link.entity';
 import { linkPayload } from '@app/notifications/events/link-payload';
 
 const LIMIT = /"clicks_limit":(\d+)/;
@@ -34,57 +36,17 @@ export const LIMITED_LINKS: RowsById = {
   id: 'l."id"',
 };
 
-/** A `links` row as the drivers return it (dates as text on SQLite, counters as text on PostgreSQL). */
-export interface LinkRow {
-  id: number | string;
-  user_id: number | string;
-  project_id: number | string | null;
-  domain_id: number | string;
-  splash_page_id: number | string | null;
-  type: string;
-  url: string;
-  location_url: string | null;
-  settings: string;
-  password_hash: string | null;
-  clicks: number | string;
-  bot_clicks: number | string;
-  is_enabled: boolean | number;
-  start_date: string | Date | null;
-  end_date: string | Date | null;
-  datetime: string | Date;
-  last_datetime: string | Date | null;
-  domain_scheme: string | null;
-  domain_host: string | null;
-}
-
-function toEntity(row: LinkRow): LinkEntity {
-  const date = (v: string | Date | null) =>
-    v === null ? null : v instanceof Date ? v : fromDbDateTime(v);
-  return Object.assign(new LinkEntity(), {
-    id: Number(row.id),
-    user_id: Number(row.user_id),
-    project_id: row.project_id === null ? null : Number(row.project_id),
-    domain_id: Number(row.domain_id),
-    splash_page_id: row.splash_page_id === null ? null : Number(row.splash_page_id),
-    type: row.type,
-    url: row.url,
-    location_url: row.location_url,
-    settings: row.settings,
-    password_hash: row.password_hash,
-    clicks: Number(row.clicks),
-    bot_clicks: Number(row.bot_clicks),
-    is_enabled: row.is_enabled === true || row.is_enabled === 1,
-    start_date: date(row.start_date),
-    end_date: date(row.end_date),
-    datetime: date(row.datetime) ?? new Date(0),
-    last_datetime: date(row.last_datetime),
-  });
-}
+/** A row of LIMITED_LINKS: the link's columns and its domain's. */
+export type LinkRow = Row & { domain_scheme: string | null; domain_host: string | null };
 
 /** The `link.clicks_limit_reached` events of these links, as a batch writes them (visit-writer.ts). */
-export function clicksLimitEvents(rows: readonly LinkRow[], appUrl: string): OutboxEventInput[] {
+export function clicksLimitEvents(
+  rows: readonly LinkRow[],
+  links: Repository<LinkEntity>,
+  appUrl: string,
+): OutboxEventInput[] {
   return rows.map((row) => {
-    const link = toEntity(row);
+    const link = hydrateRow(links, row);
     const base =
       row.domain_host === null ? appUrl : `${row.domain_scheme ?? 'https://'}${row.domain_host}`;
     return {

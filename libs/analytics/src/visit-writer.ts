@@ -20,6 +20,7 @@ import { Db } from '@app/database/engine/db';
 import { batchWriterFor } from '@app/database/engine/for-dialect';
 import type { SqliteWriteLock } from '@app/database/engine/sqlite/sqlite-write-lock';
 import { outboxEventsIn } from '@app/database/events/outbox';
+import { LinkEntity } from '@app/database/links/link.entity';
 import { SELECT_MARK } from '@app/database/rollups/closed-months';
 import { rollupUpserts } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
@@ -147,8 +148,10 @@ function scansOf(visits: readonly NewVisit[], owners: ReadonlyMap<number, LinkOw
   const scans = new Map<string, Scans>();
   for (const v of visits) {
     const owner = owners.get(v.link_id);
-    // Ids are 32-bit (PostgreSQL's integer): a larger one names no code, and is no scan.
-    if (v.qr_code_id === null || v.qr_code_id > MAX_ID || owner === undefined) continue;
+    // Ids are 32-bit (PostgreSQL's integer): a larger one names no code, and is no scan. A scan is
+    // a person's: a bot's visit is none (the enricher gives it no code either).
+    if (v.qr_code_id === null || v.qr_code_id > MAX_ID || v.bot !== null || owner === undefined)
+      continue;
     const key = `${v.qr_code_id}:${v.link_id}`;
     const known = scans.get(key);
     if (known) known.count += 1;
@@ -165,18 +168,15 @@ function scansOf(visits: readonly NewVisit[], owners: ReadonlyMap<number, LinkOw
 
 /**
  * The visits with the scans that named no code of theirs made ordinary visits: a marker counts
- * only for a code that exists, belongs to the link's owner and encodes that link (`counted`:
- * the `${code}:${link}` pairs whose code row took the scans).
+ * only on a person's visit, for a code that exists, belongs to the link's owner and encodes that
+ * link (`counted`: the `${code}:${link}` pairs whose code row took the scans).
  */
 function withCheckedScans(visits: NewVisit[], counted: ReadonlySet<string>): NewVisit[] {
-  if (visits.every((v) => v.qr_code_id === null || counted.has(`${v.qr_code_id}:${v.link_id}`))) {
-    return visits;
-  }
-  return visits.map((v) =>
-    v.qr_code_id === null || counted.has(`${v.qr_code_id}:${v.link_id}`)
-      ? v
-      : { ...v, qr_code_id: null },
-  );
+  const scan = (v: NewVisit) =>
+    v.qr_code_id === null || (v.bot === null && counted.has(`${v.qr_code_id}:${v.link_id}`));
+  return visits.every(scan)
+    ? visits
+    : visits.map((v) => (scan(v) ? v : { ...v, qr_code_id: null }));
 }
 
 /** The batch's links with their owners, each link's row locked where writers run concurrently. */
@@ -291,7 +291,8 @@ export class VisitWriter {
         limitedLinks.push(address(after));
     }
     const reached = yield* rowsById<LinkRow>(LIMITED_LINKS, limited);
-    yield* outboxEventsIn(this.db, clicksLimitEvents(reached, this.config.appUrl), new Date());
+    const events = clicksLimitEvents(reached, this.db.repository(LinkEntity), this.config.appUrl);
+    yield* outboxEventsIn(this.db, events, new Date());
     // Unsorted where this is the only transaction writing (see rollUp).
     yield* upsert(rollupUpserts(rollUp(kept, owners, closedThrough, !serialised)));
     return { written: kept.length, limitedLinks, limitsReached: limited.length };

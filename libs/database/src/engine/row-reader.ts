@@ -67,14 +67,27 @@ export class RowReader<T extends ObjectLiteral> {
   }
 
   private hydrate(row: Row): T {
-    const entity = this.repo.metadata.create() as T;
-    const driver = this.repo.manager.connection.driver;
-    for (const column of this.columns) {
-      const value = row[column.databaseName];
-      if (value !== undefined) {
-        column.setEntityValue(entity, driver.prepareHydratedValue(value, column));
-      }
-    }
-    return entity;
+    return hydrateRow(this.repo, row, this.columns);
   }
+}
+
+/**
+ * A row of `repo`'s table as read by plain SQL, made the entity TypeORM would return: each column
+ * `row` has converted by the driver's own `prepareHydratedValue`. Other fields of `row` (a join's)
+ * are left out.
+ */
+export function hydrateRow<T extends ObjectLiteral>(
+  repo: Repository<T>,
+  row: Row,
+  columns: readonly ColumnMetadata[] = repo.metadata.columns.filter((c) => !c.isVirtual),
+): T {
+  const entity = repo.metadata.create() as T;
+  const driver = repo.manager.connection.driver;
+  for (const column of columns) {
+    const value = row[column.databaseName];
+    if (value !== undefined) {
+      column.setEntityValue(entity, driver.prepareHydratedValue(value, column));
+    }
+  }
+  return entity;
 }
