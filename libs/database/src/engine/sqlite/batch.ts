@@ -102,15 +102,13 @@ function insertInto(
     db,
     `INSERT INTO "${into.table}" (${columns}) VALUES (${into.columns.map(() => '?').join(', ')})`,
   );
-  const booleans = into.columns.flatMap((c, i) => (c.type === 'boolean' ? [i] : []));
+  // better-sqlite3 binds no booleans: SQLite stores them as 0 and 1. One array for every row.
+  const values = new Array<unknown>(into.columns.length);
   for (const row of rows) {
-    if (booleans.length === 0) {
-      statement.run(row);
-      continue;
+    for (let i = 0; i < values.length; i += 1) {
+      const value = row[i];
+      values[i] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
     }
-    // better-sqlite3 binds no booleans: SQLite stores them as 0 and 1.
-    const values = [...row];
-    for (const i of booleans) if (typeof values[i] === 'boolean') values[i] = values[i] ? 1 : 0;
     statement.run(values);
   }
 }
