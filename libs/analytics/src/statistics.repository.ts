@@ -48,12 +48,12 @@ export interface BuiltQuery {
 
 class Sql {
   readonly parameters: unknown[] = [];
-  constructor(private readonly postgres: boolean) {}
+  constructor(private readonly db: Db) {}
 
   /** A placeholder bound to the value. */
   p(value: unknown): string {
     this.parameters.push(value);
-    return this.postgres ? `$${this.parameters.length}` : '?';
+    return this.db.placeholder(this.parameters.length);
   }
 }
 
@@ -105,7 +105,7 @@ export class StatisticsRepository {
    * stretch of constant offset: the key is the unit's index counted from 1970-01-01 local time.
    */
   seriesQuery(scope: StatsScope, range: QuarterRange, unitQuarters: 4 | 96): BuiltQuery {
-    const sql = new Sql(this.postgres);
+    const sql = new Sql(this.db);
     const { table, where } = this.scope(sql, scope);
     const unit = `("bucket" + ${integer(range.offsetQuarters)}) / ${integer(unitQuarters)}`;
     return {
@@ -135,7 +135,7 @@ export class StatisticsRepository {
 
   /** Pageviews per local hour of the day (0–23) over one stretch of constant offset. */
   async hoursOfDay(scope: StatsScope, range: QuarterRange): Promise<Map<number, number>> {
-    const sql = new Sql(this.postgres);
+    const sql = new Sql(this.db);
     const { table, where } = this.scope(sql, scope);
     const hour = `(("bucket" + ${integer(range.offsetQuarters)}) / 4) % 24`;
     const rows: Array<{ hour: unknown; pageviews: unknown }> = await this.run({
@@ -197,7 +197,7 @@ export class StatisticsRepository {
     offset: number,
     monthsClosedThrough: number,
   ): BuiltQuery {
-    const sql = new Sql(this.postgres);
+    const sql = new Sql(this.db);
     const from = this.dimensionFrom(sql, scope, filter, monthsClosedThrough);
     const collate = this.postgres ? ' COLLATE "C"' : '';
     return {
@@ -220,7 +220,7 @@ export class StatisticsRepository {
     const closed = await monthsClosedThrough({
       query: <T>(sql: string, parameters?: unknown[]) => this.db.readCommitted<T>(sql, parameters),
     });
-    const count = new Sql(this.postgres);
+    const count = new Sql(this.db);
     const countFrom = this.dimensionFrom(count, scope, filter, closed);
     const [rows, totals] = await Promise.all([
       this.run<Array<Record<string, unknown>>>(

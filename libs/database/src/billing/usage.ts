@@ -16,10 +16,6 @@ const OWNED_TABLES: Record<
   notification_handlers: 'notification_handlers',
 };
 
-function placeholder(db: Db): string {
-  return db.dialect === 'postgres' ? '$1' : '?';
-}
-
 /**
  * How much of a resource an owner uses now, in the open write (the one that is about to add more):
  * rows for counted resources, members and pending invitations of all the owner's teams, and the
@@ -30,7 +26,7 @@ export async function countUsage(
   ownerId: number,
   resource: LimitedResource,
 ): Promise<number> {
-  const p = placeholder(db);
+  const p = db.placeholder(1);
   if (resource === 'team_members') {
     const rows = await db
       .prepared(
@@ -63,8 +59,8 @@ export async function countAllUsage(
   db: Db,
   ownerId: number,
 ): Promise<Record<LimitedResource, number>> {
-  const p = placeholder(db);
-  const postgres = p !== '?';
+  const p = db.placeholder(1);
+  const postgres = db.dialect === 'postgres';
   const columns = Object.entries(OWNED_TABLES).map(
     ([name, table]) => `(SELECT COUNT(*) FROM "${table}" WHERE "user_id" = ${p}) AS "${name}"`,
   );

@@ -151,6 +151,11 @@ export class Db {
     });
   }
 
+  /** The placeholder of a statement's `n`-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */
+  placeholder(n: number): string {
+    return this.dialect === 'postgres' ? `$${n}` : '?';
+  }
+
   /**
    * Holds advisory lock `key` shared until the open write ends, where writes run concurrently
    * (PostgreSQL); nothing on SQLite, whose writes take turns. Inside a write.

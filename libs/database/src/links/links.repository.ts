@@ -212,7 +212,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
           const values = INSERT_COLUMNS.map((column) => dbValue(postgres, row[column]));
           const marks = values.map((value) => {
             params.push(value);
-            return postgres ? `$${params.length}` : '?';
+            return this.db.placeholder(params.length);
           });
           return `(${marks.join(', ')})`;
         });

@@ -56,11 +56,10 @@ export async function subtractLinksFromUser(
 const SUBTRACT_CHUNK = 500;
 
 async function subtractChunk(db: Db, userId: number, linkIds: readonly number[]): Promise<void> {
-  const postgres = db.dialect === 'postgres';
-  const links = linkIds.map((_, i) => (postgres ? `$${i + 1}` : '?')).join(', ');
-  const userParameter = postgres ? `$${linkIds.length + 1}` : '?';
+  const links = linkIds.map((_, i) => db.placeholder(i + 1)).join(', ');
+  const userParameter = db.placeholder(linkIds.length + 1);
   const parameters = [...linkIds, userId];
-  if (postgres) {
+  if (db.dialect === 'postgres') {
     await lockUserRows(db, links, userParameter, parameters);
   }
   await db.manager.query(

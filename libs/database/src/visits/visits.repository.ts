@@ -24,7 +24,7 @@ export class VisitsRepository {
    */
   async deleteOlderThan(cutoff: Date, chunk = 5000, signal?: AbortSignal): Promise<number> {
     const db = this.repo.manager;
-    const p = (n: number): string => (this.postgres ? `$${n}` : '?');
+    const p = (n: number): string => this.db.placeholder(n);
     const bounds: Array<{ low: unknown; high: unknown }> = await db.query(
       'SELECT MIN("id") AS "low", MAX("id") AS "high" FROM "visits"',
     );
@@ -65,9 +65,5 @@ export class VisitsRepository {
       from = to + 1;
     }
     return deleted;
-  }
-
-  private get postgres(): boolean {
-    return this.db.dialect === 'postgres';
   }
 }
