@@ -1,32 +1,25 @@
-import { type Db, type PlanSettings, UNLIMITED_PLAN } from '@app/database';
+import { Db, type PlanSettings, UNLIMITED_PLAN } from '@app/database';
+import { inlineWrites } from '@app/testing/inline-writes';
 import { addMonths } from './payment-values';
 import { PlanLimits, refusal } from './plan-limits';
 import { PlansService } from './plans.service';
 
-/** A Db whose queries answer `used` (as COUNT(*)), recording the SQL and whether it runs in a write. */
+/**
+ * A Db whose writes run at once (inlineWrites) and whose queries answer `used` (as COUNT(*)),
+ * recording the SQL and whether it runs in a write; its placeholders are the real Db's.
+ */
 function fakeDb(dialect: 'sqlite' | 'postgres', used: number, sql: string[]) {
-  let writing = false;
+  const { db } = inlineWrites();
   const query = (text: string, parameters: unknown[] = []) => {
-    sql.push(`${writing ? 'in a write: ' : ''}${text} [${parameters.join(', ')}]`);
+    sql.push(`${db.writing ? 'in a write: ' : ''}${text} [${parameters.join(', ')}]`);
     return Promise.resolve([{ n: used }]);
   };
-  return {
+  return Object.assign(db, {
     dialect,
-    get writing() {
-      return writing;
-    },
     manager: { query },
     prepared: (text: string) => ({ all: (values: unknown[] = []) => query(text, values) }),
-    write: async (work: () => Promise<unknown>) => {
-      if (writing) return work();
-      writing = true;
-      try {
-        return await work();
-      } finally {
-        writing = false;
-      }
-    },
-  };
+    placeholder: (n: number) => Db.prototype.placeholder.call({ dialect }, n),
+  });
 }
 
 function limitsWith(
@@ -48,10 +41,10 @@ function limitsWith(
     },
   } as unknown as PlansService;
   return {
-    limits: new PlanLimits(plans, db as unknown as Db),
+    limits: new PlanLimits(plans, db),
     sql,
     planReads,
-    db: db as unknown as Db,
+    db: db as Db,
   };
 }
 
