@@ -1,31 +1,14 @@
 import { VisitWriter } from '@app/analytics';
 import type { NewVisit } from '@app/database';
-import { createTestApp, TestApp, TestUser } from '@app/testing';
+import { createTestApp, newVisit, TestApp, TestUser } from '@app/testing';
 import { VisitsRetentionJob } from '../apps/worker/src/jobs/visits-retention.job';
 
 const DAY_MS = 86_400_000;
 
 function visitsOf(linkId: number, at: number, n: number): NewVisit[] {
-  return Array.from({ length: n }, () => ({
-    link_id: linkId,
-    datetime: new Date(at),
-    referrer_host: null,
-    referrer_path: null,
-    utm_source: null,
-    utm_medium: null,
-    utm_campaign: null,
-    continent_code: null,
-    country_code: null,
-    city_name: null,
-    os_name: null,
-    browser_name: null,
-    device_type: null,
-    browser_language: null,
-    is_unique: true,
-    visitor_hash: '1'.repeat(32),
-    bot: null,
-    qr_code_id: null,
-  }));
+  return Array.from({ length: n }, () =>
+    newVisit(linkId, new Date(at), { visitor_hash: '1'.repeat(32) }),
+  );
 }
 
 describe('VISITS_RETENTION_DAYS', () => {

@@ -16,7 +16,7 @@ import {
   VisitEntity,
 } from '@app/database';
 import { toSettingsResponse } from '@app/notifications';
-import { newTestService, TestService } from '@app/testing';
+import { newTestService, newVisit, TestService } from '@app/testing';
 import { insertDomain, insertLink, insertUser } from './rows';
 
 const APP_URL = 'http://links.test';
@@ -24,29 +24,9 @@ const AT = new Date('2026-11-10T12:00:00.000Z');
 const QUARTER_MS = 15 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A visitor's visit of a link with no referrer, UTM tags, place, device or language. */
+/** A visitor's visit of a link at AT (newVisit). */
 function visit(linkId: number, values: Partial<NewVisit> = {}): NewVisit {
-  return {
-    link_id: linkId,
-    datetime: AT,
-    referrer_host: null,
-    referrer_path: null,
-    utm_source: null,
-    utm_medium: null,
-    utm_campaign: null,
-    continent_code: null,
-    country_code: null,
-    city_name: null,
-    os_name: null,
-    browser_name: null,
-    device_type: null,
-    browser_language: null,
-    is_unique: true,
-    visitor_hash: 'a'.repeat(32),
-    bot: null,
-    qr_code_id: null,
-    ...values,
-  };
+  return newVisit(linkId, AT, values);
 }
 
 const bucketOf = (iso: string) => Math.floor(Date.parse(iso) / QUARTER_MS);

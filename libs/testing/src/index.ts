@@ -15,3 +15,4 @@ export * from './docs-examples';
 export * from './test-service';
 export * from './processor-events';
 export * from './inline-writes';
+export * from './visits';
