@@ -161,6 +161,10 @@ describe('batch writes', () => {
   it('says whether writes take turns, and on SQLite whether another transaction holds the connection', async () => {
     const sqlite = db.dialect === 'sqlite';
     expect(writer.serialised).toBe(sqlite);
+    expect([db.concurrentWrites, db.onEventLoop]).toEqual([!sqlite, sqlite]);
+    expect([db.bindable(true), db.bindable(false), db.bindable('x')]).toEqual(
+      sqlite ? [1, 0, 'x'] : [true, false, 'x'],
+    );
     expect(writer.busy()).toBe(false);
     await db.write(() => {
       expect(writer.busy()).toBe(sqlite);

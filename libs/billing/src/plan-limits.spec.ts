@@ -16,6 +16,7 @@ function fakeDb(dialect: 'sqlite' | 'postgres', used: number, sql: string[]) {
   };
   return Object.assign(db, {
     dialect,
+    concurrentWrites: dialect === 'postgres',
     manager: { query },
     prepared: (text: string) => ({ all: (values: unknown[] = []) => query(text, values) }),
     placeholder: (n: number) => Db.prototype.placeholder.call({ dialect }, n),

@@ -10,11 +10,11 @@ export interface OwnedEntity extends ObjectLiteral {
 }
 
 /**
- * Find options that lock the rows found until the transaction ends (FOR UPDATE) on PostgreSQL.
- * SQLite has no row locks and needs none: its writers take turns.
+ * Find options that lock the rows found until the transaction ends (FOR UPDATE) where writes run
+ * concurrently (Db.concurrentWrites). SQLite has no row locks and needs none: its writers take turns.
  */
 export function rowLock(db: Db): { lock?: { mode: 'pessimistic_write' } } {
-  return db.dialect === 'postgres' ? { lock: { mode: 'pessimistic_write' } } : {};
+  return db.concurrentWrites ? { lock: { mode: 'pessimistic_write' } } : {};
 }
 
 const COLUMN = /^[a-z][a-z0-9_]*$/;

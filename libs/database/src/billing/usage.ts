@@ -110,7 +110,7 @@ export function siteBytes(settings: string): number {
  * take turns process-wide (Db.write).
  */
 export async function lockOwner(db: Db, ownerId: number): Promise<void> {
-  if (db.dialect === 'postgres') {
+  if (db.concurrentWrites) {
     await db.prepared(`SELECT "id" FROM "users" WHERE "id" = $1 FOR UPDATE`).all([ownerId]);
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { toDbValue } from '../db-values';
 import { Db } from '../engine/db';
 import { RowReader } from '../engine/row-reader';
 import { Outbox, type RowEvents } from '../events/outbox';
@@ -107,7 +106,7 @@ export class DomainsRepository extends OwnedRepository<DomainEntity> {
     return this.repo
       .createQueryBuilder('d')
       .where('d.id > :afterId', { afterId })
-      .andWhere('d.is_enabled = :on', { on: toDbValue(this.db.dataSource, true) })
+      .andWhere('d.is_enabled = :on', { on: this.db.bindable(true) })
       .andWhere('d.verified_datetime IS NOT NULL')
       .orderBy('d.id', 'ASC')
       .take(limit)

@@ -60,12 +60,26 @@ export interface Executed {
 @Injectable()
 export class Db {
   readonly dialect: Dialect;
+  /**
+   * Whether other connections' writes run at the same time as this process's (PostgreSQL, several
+   * instances): a write that counts or reads before it writes locks what it reads (FOR UPDATE,
+   * rowLock, lockOwner). False on SQLite, whose writes take turns (WriteTurns, SqliteWriteLock).
+   */
+  readonly concurrentWrites: boolean;
+  /**
+   * Whether statements run on the event loop's thread (better-sqlite3 is synchronous): long work is
+   * split into chunks with requests served in between (link-visits.ts). False on PostgreSQL, whose
+   * statements are awaited.
+   */
+  readonly onEventLoop: boolean;
   private readonly open = new AsyncLocalStorage<OpenWrite>();
   /** SQLite only: the turns of its one connection. */
   private readonly turns: WriteTurns | null;
 
   constructor(@Inject(DataSource) readonly dataSource: DataSource) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    this.concurrentWrites = this.dialect === 'postgres';
+    this.onEventLoop = this.dialect === 'sqlite';
     this.turns = this.dialect === 'sqlite' ? new WriteTurns(sqliteWriteLock(dataSource)) : null;
   }
 
@@ -151,6 +165,11 @@ export class Db {
     });
   }
 
+  /** A value as the driver binds it: better-sqlite3 binds no booleans, which SQLite stores as 0 and 1. */
+  bindable<T>(value: T): T | number {
+    return typeof value === 'boolean' && this.dialect === 'sqlite' ? (value ? 1 : 0) : value;
+  }
+
   /** The placeholder of a statement's `n`-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */
   placeholder(n: number): string {
     return this.dialect === 'postgres' ? `$${n}` : '?';
@@ -161,7 +180,7 @@ export class Db {
    * (PostgreSQL); nothing on SQLite, whose writes take turns. Inside a write.
    */
   async holdShared(key: number): Promise<void> {
-    if (this.dialect === 'postgres') {
+    if (this.concurrentWrites) {
       await this.manager.query('SELECT pg_advisory_xact_lock_shared($1)', [key]);
     }
   }

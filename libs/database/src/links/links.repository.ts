@@ -43,12 +43,9 @@ const INSERT_COLUMNS = [
   'last_datetime',
 ] as const satisfies ReadonlyArray<keyof NewLinkRow>;
 
-/** A value as TypeORM writes it: datetimes as UTC text, booleans as 0/1 on SQLite. */
-function dbValue(postgres: boolean, value: NewLinkRow[keyof NewLinkRow]): unknown {
-  if (value instanceof Date) {
-    return toDbDateTime(value);
-  }
-  return typeof value === 'boolean' && !postgres ? (value ? 1 : 0) : value;
+/** A value as TypeORM writes it: datetimes as UTC text, booleans as the driver binds them. */
+function dbValue(db: Db, value: NewLinkRow[keyof NewLinkRow]): unknown {
+  return value instanceof Date ? toDbDateTime(value) : db.bindable(value);
 }
 
 /** The columns an API update may write: never `clicks`, which only the visit recorder changes. */
@@ -200,7 +197,6 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
    */
   async insertMany(rows: readonly NewLinkRow[], events?: LinkEvents): Promise<number[]> {
     return this.db.write(async () => {
-      const postgres = this.db.dialect === 'postgres';
       const ids: number[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         // No turn of the event loop between chunks: this runs inside a transaction, and on SQLite a
@@ -209,7 +205,7 @@ export class LinksRepository extends OwnedRepository<LinkEntity> {
         const chunk = rows.slice(i, i + INSERT_CHUNK);
         const params: unknown[] = [];
         const tuples = chunk.map((row) => {
-          const values = INSERT_COLUMNS.map((column) => dbValue(postgres, row[column]));
+          const values = INSERT_COLUMNS.map((column) => dbValue(this.db, row[column]));
           const marks = values.map((value) => {
             params.push(value);
             return this.db.placeholder(params.length);

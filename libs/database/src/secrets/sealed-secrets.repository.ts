@@ -110,7 +110,7 @@ export class SealedSecretsRepository {
           .values({ id: CHECK_ID, check_value: check.value, datetime: check.datetime })
           .orUpdate(['check_value', 'datetime'], ['id'])
           .execute();
-        if (this.db.dialect === 'postgres') {
+        if (this.db.concurrentWrites) {
           // Readers go on; a server still running with the old key cannot write meanwhile.
           for (const { table } of SEALED_COLUMNS) {
             await em.query(`LOCK TABLE "${table}" IN EXCLUSIVE MODE`);

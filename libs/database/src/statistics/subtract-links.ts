@@ -59,7 +59,7 @@ async function subtractChunk(db: Db, userId: number, linkIds: readonly number[])
   const links = linkIds.map((_, i) => db.placeholder(i + 1)).join(', ');
   const userParameter = db.placeholder(linkIds.length + 1);
   const parameters = [...linkIds, userId];
-  if (db.dialect === 'postgres') {
+  if (db.concurrentWrites) {
     await lockUserRows(db, links, userParameter, parameters);
   }
   await db.manager.query(
@@ -106,7 +106,7 @@ export async function subtractLinkInChunks(
   linkId: number,
   chunk = SUBTRACT_ROWS_CHUNK,
 ): Promise<number> {
-  if (db.dialect === 'postgres') return 0;
+  if (!db.onEventLoop) return 0;
   const tables: Array<{ user: string; link: string; key: string[]; sums: string[] }> = [
     {
       user: 'stats_user_quarters',

@@ -23,7 +23,7 @@ export async function deleteLinkVisitsInChunks(
   scope: LinkVisitsScope,
   chunk = LINK_VISITS_CHUNK,
 ): Promise<number> {
-  if (db.dialect === 'postgres') return 0;
+  if (!db.onEventLoop) return 0;
   const [column, id] = 'linkId' in scope ? ['id', scope.linkId] : ['domain_id', scope.domainId];
   // The (link_id, datetime) index finds the rows; the links' own condition checks the owner.
   const sql = `DELETE FROM "visits" WHERE "id" IN (SELECT "id" FROM "visits" WHERE "link_id" IN
@@ -49,7 +49,7 @@ export async function emptyLinksInChunks(
   ownerId: number,
   scope: LinkVisitsScope,
 ): Promise<void> {
-  if (db.dialect === 'postgres') return;
+  if (!db.onEventLoop) return;
   await deleteLinkVisitsInChunks(db, ownerId, scope);
   const ids =
     'linkId' in scope
