@@ -26,7 +26,7 @@ import { rollupUpserts } from '@app/database/rollups/rollup-writer';
 import { type LinkOwner, rollUp } from '@app/database/rollups/rollups';
 import {
   type NewVisit,
-  POSTGRES_ARRAY_TYPES,
+  VISIT_COLUMN_TYPES,
   VISIT_COLUMNS,
 } from '@app/database/rollups/visit-columns';
 import { CLOSED_MONTHS_LOCK } from '@app/database/statistics/stat-tables';
@@ -93,10 +93,7 @@ const ADD_SCANS: AddTo = {
 /** The visits' rows; a row's values are VISIT_COLUMNS' (visitRow). */
 const VISIT_ROWS: InsertInto = {
   table: 'visits',
-  columns: VISIT_COLUMNS.map((name) => ({
-    name,
-    type: POSTGRES_ARRAY_TYPES[name].slice(0, -2) as InsertInto['columns'][number]['type'],
-  })),
+  columns: VISIT_COLUMNS.map((name) => ({ name, type: VISIT_COLUMN_TYPES[name] })),
 };
 
 /**

@@ -1,3 +1,5 @@
+import type { BatchColumn } from '../engine/batch';
+
 /**
  * A visit as the recorder hands it to the writer: the columns of the `visits` table but its id.
  * Spelled out rather than derived from VisitEntity, so that the roll-up code does not import the
@@ -53,24 +55,24 @@ export const VISIT_COLUMNS = [
   'qr_code_id',
 ] as const satisfies ReadonlyArray<keyof NewVisit>;
 
-/** The PostgreSQL array type of each column, for INSERT … SELECT FROM unnest(). */
-export const POSTGRES_ARRAY_TYPES: Record<(typeof VISIT_COLUMNS)[number], string> = {
-  link_id: 'int[]',
-  datetime: 'timestamp[]',
-  referrer_host: 'varchar[]',
-  referrer_path: 'varchar[]',
-  utm_source: 'varchar[]',
-  utm_medium: 'varchar[]',
-  utm_campaign: 'varchar[]',
-  continent_code: 'varchar[]',
-  country_code: 'varchar[]',
-  city_name: 'varchar[]',
-  os_name: 'varchar[]',
-  browser_name: 'varchar[]',
-  device_type: 'varchar[]',
-  browser_language: 'varchar[]',
-  is_unique: 'boolean[]',
-  visitor_hash: 'varchar[]',
-  bot: 'varchar[]',
-  qr_code_id: 'int[]',
+/** Each column's type (a batch write's, engine/batch.ts: PostgreSQL's name for it). */
+export const VISIT_COLUMN_TYPES: Record<(typeof VISIT_COLUMNS)[number], BatchColumn['type']> = {
+  link_id: 'int',
+  datetime: 'timestamp',
+  referrer_host: 'varchar',
+  referrer_path: 'varchar',
+  utm_source: 'varchar',
+  utm_medium: 'varchar',
+  utm_campaign: 'varchar',
+  continent_code: 'varchar',
+  country_code: 'varchar',
+  city_name: 'varchar',
+  os_name: 'varchar',
+  browser_name: 'varchar',
+  device_type: 'varchar',
+  browser_language: 'varchar',
+  is_unique: 'boolean',
+  visitor_hash: 'varchar',
+  bot: 'varchar',
+  qr_code_id: 'int',
 };
