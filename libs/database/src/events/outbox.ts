@@ -78,10 +78,11 @@ export class Outbox {
  * Writes events into the outbox in the open write (the change that raises them), so that the
  * events commit or roll back with it. On PostgreSQL a NOTIFY in the same transaction wakes
  * dispatchers in other processes (this one's too) when (and only if) it commits. This process's
- * dispatcher is not woken here: `Outbox.write` does it, and code outside the app's container (the
- * visit writer thread) leaves it to the main thread. Returns the public ids in order.
+ * dispatcher is not woken here: `Outbox.write` does it (the visit writer thread, outside the app's
+ * container, writes its events with outboxEventsIn and leaves waking to the main thread). Returns
+ * the public ids in order.
  */
-export async function writeOutboxEvents(
+async function writeOutboxEvents(
   db: Db,
   events: readonly OutboxEventInput[],
   now: Date,
