@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import type { FilterValue } from '@app/common';
 // The time helpers' own file: the visit writer thread loads this file without the HTTP layer.
 import { DAY_MS } from '@app/common/time/time-zone';
+import { sqliteBindable } from './engine/sqlite/sqlite-connection';
 
 /**
  * Datetime as stored by TypeORM on SQLite ('YYYY-MM-DD HH:MM:SS.SSS', UTC). PostgreSQL compares a
@@ -59,13 +60,10 @@ export function fromDbDateTime(value: string): Date {
   return new Date(`${value.replace(' ', 'T')}Z`);
 }
 
-/** better-sqlite3 cannot bind booleans; SQLite stores them as 0/1. */
+/** A query-builder parameter as the data source's driver binds it (Db.bindable, for a data source). */
 export function toDbValue(
   dataSource: DataSource,
   value: FilterValue,
 ): string | number | boolean | null {
-  if (typeof value === 'boolean' && dataSource.options.type === 'better-sqlite3') {
-    return value ? 1 : 0;
-  }
-  return value;
+  return dataSource.options.type === 'better-sqlite3' ? sqliteBindable(value) : value;
 }

@@ -8,7 +8,7 @@ import {
   type Repository,
 } from 'typeorm';
 import { type PreparedQuery, readsOnly, type Row, runPrepared } from './prepared-query';
-import { prepared, sqliteConnection } from './sqlite/sqlite-connection';
+import { prepared, sqliteBindable, sqliteConnection } from './sqlite/sqlite-connection';
 import { readCommitted } from './sqlite/sqlite-reader';
 import { sqliteWriteLock } from './sqlite/sqlite-write-lock';
 import { WriteTurns } from './sqlite/write-turns';
@@ -167,7 +167,7 @@ export class Db {
 
   /** A value as the driver binds it: better-sqlite3 binds no booleans, which SQLite stores as 0 and 1. */
   bindable<T>(value: T): T | number {
-    return typeof value === 'boolean' && this.dialect === 'sqlite' ? (value ? 1 : 0) : value;
+    return this.dialect === 'sqlite' ? sqliteBindable(value) : value;
   }
 
   /** The placeholder of a statement's `n`-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */

@@ -75,9 +75,8 @@ function buildInsert(
   if (primary.length !== 1 || primary[0].databaseName !== 'id') {
     throw new Error(`insertRow returns an "id"; ${metadata.tableName} has another key`);
   }
-  const postgres = db.dialect === 'postgres';
   const names = given.map((c) => `"${c.databaseName}"`).join(', ');
-  const marks = given.map((_, i) => (postgres ? `$${i + 1}` : '?')).join(', ');
+  const marks = given.map((_, i) => db.placeholder(i + 1)).join(', ');
   return {
     sql: `INSERT INTO "${metadata.tableName}" (${names}) VALUES (${marks}) RETURNING "id"`,
     columns: given,

@@ -2,6 +2,7 @@ import type { ObjectLiteral, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { Db } from './db';
 import type { PreparedQuery, Row } from './prepared-query';
+import { sqliteBindable } from './sqlite/sqlite-connection';
 
 type Param = string | number | boolean;
 
@@ -59,10 +60,7 @@ export class RowReader<T extends ObjectLiteral> {
       statement = this.db.prepared(`${select} WHERE ${condition} LIMIT 1`);
       this.sql.set(key, statement);
     }
-    // better-sqlite3 binds no booleans; SQLite stores them as 0 and 1.
-    const values = this.postgres
-      ? [...params]
-      : params.map((p) => (p === true ? 1 : p === false ? 0 : p));
+    const values = this.postgres ? [...params] : params.map(sqliteBindable);
     return statement.all(values);
   }
 

@@ -8,7 +8,7 @@ import {
   type RowsById,
   runSteps,
 } from '../batch';
-import { prepared } from './sqlite-connection';
+import { prepared, sqliteBindable } from './sqlite-connection';
 import type { SqliteWriteLock } from './sqlite-write-lock';
 import { sqliteUpserts } from './upsert-rows';
 
@@ -102,13 +102,10 @@ function insertInto(
     db,
     `INSERT INTO "${into.table}" (${columns}) VALUES (${into.columns.map(() => '?').join(', ')})`,
   );
-  // better-sqlite3 binds no booleans: SQLite stores them as 0 and 1. One array for every row.
+  // One array for every row.
   const values = new Array<unknown>(into.columns.length);
   for (const row of rows) {
-    for (let i = 0; i < values.length; i += 1) {
-      const value = row[i];
-      values[i] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
-    }
+    for (let i = 0; i < values.length; i += 1) values[i] = sqliteBindable(row[i]);
     statement.run(values);
   }
 }

@@ -13,6 +13,11 @@ export function sqliteConnection(dataSource: DataSource): BetterSqlite3.Database
     .databaseConnection;
 }
 
+/** A value as better-sqlite3 binds it: it binds no booleans, which SQLite stores as 0 and 1. */
+export function sqliteBindable<T>(value: T): T | number {
+  return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+}
+
 /** Prepared statements of each better-sqlite3 connection, by SQL text. */
 const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 /** Beyond this many texts (IN lists of every length), a connection's statements are prepared anew. */
