@@ -64,8 +64,9 @@ const medium = (db) => ({
 module.exports = {
   testTimeout: 30000,
   // npm test (scripts/run-tests.js) runs the unit tests two at a time, then the other tiers one file
-  // after another. A worker process is replaced once it holds more than this after a test file: in one long-lived process, what each file leaves behind (module
-  // registries of ts-jest, the AWS SDK, browsers' drivers) adds up past Node's heap limit.
+  // after another. A worker process is replaced once it holds more than this after a test file: in
+  // one long-lived process, what each file leaves behind (module registries of ts-jest, the AWS
+  // SDK, browsers' drivers) adds up past Node's heap limit.
   workerIdleMemoryLimit: '1536MB',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   projects: [

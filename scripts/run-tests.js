@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The test part of `npm test` (after the typecheck and the build): the unit tests first, on every
-// core, then the medium, end-to-end and cluster tests one file at a time. Unit tests share nothing
+// The test part of `npm test` (after the typecheck and the build): the unit tests first, two files
+// at a time (UNIT_WORKERS), then the medium, end-to-end and cluster tests one file at a time. Unit tests share nothing
 // (no database server, Redis, port or browser), so two at once cost only the CPU they use; the
 // other tiers share PostgreSQL, Redis and the machine's timing, and run in turn as before.
 //

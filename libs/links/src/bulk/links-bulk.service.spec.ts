@@ -15,8 +15,10 @@ import { LinksBulkService } from './links-bulk.service';
 const ACTOR: Actor = { userId: 4, ownerId: 4, apiKeyId: 1, isAdmin: false };
 const NOW = new Date('2026-05-01T12:00:00.000Z');
 
-/** Draws the aliases it is given, in order, as the random ones. */
-/** `limits` replaces the plans, which limit nothing by default; the writes run at once. */
+/**
+ * Draws the aliases it is given, in order, as the random ones. `limits` replaces the plans, which
+ * limit nothing by default; the writes run at once (inlineWrites).
+ */
 function setup(randoms: string[], limits?: PlanLimits) {
   const writes = inlineWrites();
   const draws = [...randoms];
