@@ -55,6 +55,13 @@ describe('Links API', () => {
     return res.body.data!.id;
   }
 
+  /** A new project of `user`'s, by its id. */
+  async function projectId(user: TestUser, name: string): Promise<number> {
+    const res = await t.http.post('/v1/projects').set('Authorization', user.auth).send({ name });
+    expect(res.status).toBe(201);
+    return (res.body as { data: { id: number } }).data.id;
+  }
+
   async function get(id: number, user = owner) {
     // Every read is checked against docs/openapi.json too.
     return expectDocumented(await t.http.get(`/v1/links/${id}`).set('Authorization', user.auth));
@@ -106,14 +113,11 @@ describe('Links API', () => {
   });
 
   it('stores every redirect setting and never returns the password hash', async () => {
-    const project = await t.http
-      .post('/v1/projects')
-      .set('Authorization', owner.auth)
-      .send({ name: 'Campaigns' });
+    const project = await projectId(owner, 'Campaigns');
     const id = await createId({
       location_url: 'https://example.com/a',
       url: 'all-settings',
-      project_id: project.body.data.id,
+      project_id: project,
       is_enabled: 0,
       http_status_code: '301',
       password: 'open sesame',
@@ -139,7 +143,7 @@ describe('Links API', () => {
       location_url: 'https://example.com/a',
       full_url: 'http://links.test/all-settings',
       domain_id: 0,
-      project_id: project.body.data.id,
+      project_id: project,
       splash_page_id: null,
       settings: {
         ...defaultSettings(),
@@ -365,13 +369,10 @@ describe('Links API', () => {
   });
 
   it('rejects a project of another user, a bad status code and bad targeting, all at once', async () => {
-    const project = await t.http
-      .post('/v1/projects')
-      .set('Authorization', stranger.auth)
-      .send({ name: 'Theirs' });
+    const project = await projectId(stranger, 'Theirs');
     const res = await create({
       location_url: 'https://example.com/',
-      project_id: project.body.data.id,
+      project_id: project,
     });
     expect(res.body).toEqual({
       errors: [
@@ -444,14 +445,11 @@ describe('Links API', () => {
   // database) and in the order of the body, so that one 400 names every problem; moving them into
   // the DTO would let the pipe answer first, without the references (docs/architecture.md).
   it('reports references and the checks between fields of one body in one 400, in that order', async () => {
-    const project = await t.http
-      .post('/v1/projects')
-      .set('Authorization', stranger.auth)
-      .send({ name: 'Theirs too' });
+    const project = await projectId(stranger, 'Theirs too');
     const res = await create({
       type: 'walink',
       phone_number: '15551234567',
-      project_id: project.body.data.id,
+      project_id: project,
       schedule: 1,
       start_date: '2026-05-01 00:00:00',
       end_date: '2026-04-01 00:00:00',
@@ -475,7 +473,7 @@ describe('Links API', () => {
     });
     const targeting = await create({
       location_url: 'https://example.com/',
-      project_id: project.body.data.id,
+      project_id: project,
       targeting_type: 'device_type',
       targeting_device_type_key: ['watch', 'mobile'],
       targeting_device_type_value: ['https://example.com/', 'https://links.test/loop'],
@@ -727,15 +725,12 @@ describe('Links API', () => {
   });
 
   it('keeps the link when its project is deleted, with project_id null', async () => {
-    const project = await t.http
-      .post('/v1/projects')
-      .set('Authorization', owner.auth)
-      .send({ name: 'Temporary' });
+    const project = await projectId(owner, 'Temporary');
     const id = await createId({
       location_url: 'https://example.com/',
-      project_id: project.body.data.id,
+      project_id: project,
     });
-    await t.http.delete(`/v1/projects/${project.body.data.id}`).set('Authorization', owner.auth);
+    await t.http.delete(`/v1/projects/${project}`).set('Authorization', owner.auth);
     const got = await get(id);
     expect(got.status).toBe(200);
     expect(got.body.data.project_id).toBeNull();
