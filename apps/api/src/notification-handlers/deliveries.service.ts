@@ -30,8 +30,7 @@ export class DeliveriesService {
     if (delivery === null) {
       throw new NotFoundError('delivery_not_found', 'delivery');
     }
-    await this.log.retry(delivery.id, this.clock.now());
-    const updated = (await this.log.findForHandler(handlerId, deliveryId)) ?? delivery;
+    const updated = (await this.log.retry(delivery.id, this.clock.now())) ?? delivery;
     const uids = await this.log.eventUids([updated.event_id]);
     return toDeliveryResponse(updated, uids.get(updated.event_id) ?? '');
   }

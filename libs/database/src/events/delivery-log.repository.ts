@@ -46,13 +46,21 @@ export class DeliveryLogRepository {
     return new Map(rows.map((r) => [r.id, r.uid]));
   }
 
-  /** Makes a delivery due now again; its attempts are kept (the log shows all of them). */
-  async retry(id: number, now: Date): Promise<void> {
-    await this.db.write(async () => {
-      await this.db
-        .repository(DeliveryEntity)
-        .update({ id }, { status: 'pending', next_attempt_at: now, lease_until: null });
+  /**
+   * Makes a delivery due now again; its attempts are kept (the log shows all of them). Returns the
+   * delivery as the retry left it, read in the retry's write before the dispatchers are woken: a
+   * dispatcher may attempt it the moment the write commits.
+   */
+  async retry(id: number, now: Date): Promise<DeliveryEntity | null> {
+    return this.db.write(async () => {
+      const deliveries = this.db.repository(DeliveryEntity);
+      await deliveries.update(
+        { id },
+        { status: 'pending', next_attempt_at: now, lease_until: null },
+      );
+      const retried = await deliveries.findOneBy({ id });
       await this.outbox.wake();
+      return retried;
     });
   }
 }
